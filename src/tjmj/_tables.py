@@ -1,0 +1,118 @@
+"""Per-suit tables behind the fast scorer (memoised on first use).
+
+A suit's non-wild tiles are packed into one int, 3 bits per kind (``count << 3*position``):
+9 positions for 万/饼/条, 7 for 字.  For each packed suit the tables give the fewest wilds
+that complete it into melds (``n0``) and the extra for holding the pair there (``d``), so a
+whole hand's completeness is four lookups and a few additions (see :func:`wilds_needed`).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+__all__ = ["NUM", "HON", "DRAGON", "DRAGON_NO5", "wilds_needed", "unpack"]
+
+ONE = tuple(1 << (3 * i) for i in range(9))
+
+
+def unpack(key: int, n: int) -> tuple[int, ...]:
+    return tuple((key >> (3 * i)) & 7 for i in range(n))
+
+
+@cache
+def _min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
+    """Fewest wilds to turn counts ``c`` into melds (plus one pair if ``pair``)."""
+    n = len(c)
+    i = 0
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return 2 if pair else 0
+    x = c[i]
+    lst = list(c)
+    best = 99
+    # a triplet holding 1..3 copies of the lowest kind, wilds filling the rest
+    for k in range(1, min(x, 3) + 1):
+        lst[i] = x - k
+        best = min(best, 3 - k + _min_wilds(tuple(lst), pair, honors))
+    if pair:
+        for k in range(1, min(x, 2) + 1):
+            lst[i] = x - k
+            best = min(best, 2 - k + _min_wilds(tuple(lst), False, honors))
+    lst[i] = x - 1
+    if not honors:
+        # sequences holding the lowest kind: i,i+1,i+2 / i,i+1 (+wild) / i,i+2 (+wild)
+        if i + 1 < n and c[i + 1]:
+            lst[i + 1] -= 1
+            best = min(best, 1 + _min_wilds(tuple(lst), pair, honors))
+            if i + 2 < n and c[i + 2]:
+                lst[i + 2] -= 1
+                best = min(best, _min_wilds(tuple(lst), pair, honors))
+                lst[i + 2] += 1
+            lst[i + 1] += 1
+        if i + 2 < n and c[i + 2]:
+            lst[i + 2] -= 1
+            best = min(best, 1 + _min_wilds(tuple(lst), pair, honors))
+    return best
+
+
+class _NeedTable(dict[int, tuple[int, int]]):
+    """packed suit -> (wilds for melds only, extra wilds if the pair is here)."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__()
+        self.positions = positions
+        self.honors = positions == 7
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        c = unpack(key, self.positions)
+        n0 = _min_wilds(c, False, self.honors)
+        n1 = _min_wilds(c, True, self.honors)
+        v = (n0, n1 - n0)
+        self[key] = v
+        return v
+
+
+class _DragonTable(dict[int, tuple[int, int]]):
+    """packed number suit -> (packed suit after taking 1..9 real-first, wilds that filled gaps).
+
+    Taking a real tile before a wild is never worse: the wild could play that tile anyway.
+    With ``skip5`` the 5 is left out (the winning wild plays it, 捉伍儿 inside a 万 dragon).
+    """
+
+    def __init__(self, skip5: bool) -> None:
+        super().__init__()
+        self.skip5 = skip5
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        k, missing = key, 0
+        for p in range(9):
+            if self.skip5 and p == 4:
+                continue
+            if (k >> (3 * p)) & 7:
+                k -= ONE[p]
+            else:
+                missing += 1
+        self[key] = (k, missing)
+        return (k, missing)
+
+
+NUM = _NeedTable(9)
+HON = _NeedTable(7)
+DRAGON = _DragonTable(False)
+DRAGON_NO5 = _DragonTable(True)
+
+
+def wilds_needed(k0: int, k1: int, k2: int, k3: int, pair: bool) -> int:
+    """Fewest wilds completing the four packed suits into melds (+ one pair if ``pair``).
+
+    Wilds left over after that always group among themselves: the tile total fixes their
+    number to a multiple of three (plus two when the pair is theirs).
+    """
+    a, ad = NUM[k0]
+    b, bd = NUM[k1]
+    c, cd = NUM[k2]
+    z, zd = HON[k3]
+    if pair:
+        return a + b + c + z + min(2, ad, bd, cd, zd)
+    return a + b + c + z

@@ -1,0 +1,220 @@
+"""Rebuild the explicit best arrangement behind a fast-path score (each group, what each wild plays).
+
+Only the scorer's answer needs this, once per hand, so it is plain code: the removal the fast
+path recorded is redone with real tiles, and the rest is split by a small search that the
+per-suit wild tables keep from backtracking.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import _tables as T
+from .elements import Arrangement, Group
+from .tiles import Tile, counts_of
+
+if TYPE_CHECKING:
+    from .score import ScoreResult
+
+_Slot = tuple[Tile, Tile, bool]  # physical tile, kind it plays, is wild
+
+
+class _Pool:
+    def __init__(self, tiles: list[Tile], wilds: tuple[Tile, ...], wilds_are_real: bool = False) -> None:
+        self.wildset = set(wilds)
+        self.real = [0] * 34
+        self.wild: list[Tile] = []
+        self.wilds_are_real = wilds_are_real
+        for t in tiles:
+            if t in self.wildset and not wilds_are_real:
+                self.wild.append(t)
+            else:
+                self.real[t] += 1
+
+    def take_real(self, kind: int) -> _Slot | None:
+        if self.real[kind]:
+            self.real[kind] -= 1
+            return (Tile(kind), Tile(kind), Tile(kind) in self.wildset)
+        return None
+
+    def take_wild(self, kind: int, physical: int | None = None) -> _Slot:
+        if physical is not None:
+            self.wild.remove(Tile(physical))
+            return (Tile(physical), Tile(kind), True)
+        # prefer a wild of the very kind it plays, so it reads as playing itself
+        pick = kind if kind in self.wild else self.wild[-1]
+        self.wild.remove(pick)
+        return (Tile(pick), Tile(kind), True)
+
+    def take(self, kind: int) -> _Slot:
+        return self.take_real(kind) or self.take_wild(kind)
+
+    def take_winning(self, win: Tile, plays: int) -> _Slot:
+        if win in self.wildset and not self.wilds_are_real:
+            return self.take_wild(plays, win)
+        slot = self.take_real(win)
+        assert slot is not None and win == plays
+        return slot
+
+    def keys(self) -> list[int]:
+        ks = [0, 0, 0, 0]
+        for k, n in enumerate(self.real):
+            if n:
+                ks[k // 9] += n << (3 * (k % 9))
+        return ks
+
+    def feasible(self, pair: bool) -> bool:
+        k = self.keys()
+        return T.wilds_needed(k[0], k[1], k[2], k[3], pair) <= len(self.wild)
+
+
+def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group:
+    return Group(kind, tuple(s[0] for s in slots), tuple(s[1] for s in slots), tuple(s[2] for s in slots), win_index)
+
+
+def _split(pool: _Pool, pair: bool) -> list[Group]:
+    """Split the pool into melds (+ a pair) — it is known to be feasible."""
+    groups: list[Group] = []
+    while True:
+        i = next((k for k in range(34) if pool.real[k]), None)
+        if i is None:
+            break
+        options: list[tuple[str, list[int], bool]] = [("triplet", [i, i, i], False)]
+        if pair:
+            options.append(("pair", [i, i], True))
+        if i < 27 and i % 9 <= 6:
+            options.append(("sequence", [i, i + 1, i + 2], False))
+        if i < 27 and i % 9 >= 1:
+            options.append(("sequence", [i - 1, i, i + 1], False))
+        if i < 27 and i % 9 >= 2:
+            options.append(("sequence", [i - 2, i - 1, i], False))
+        for kind, kinds, is_pair in options:
+            saved_real, saved_wild = list(pool.real), list(pool.wild)
+            slots = []
+            ok = True
+            for k in kinds:
+                s = pool.take_real(k)
+                if s is None:
+                    if not pool.wild:
+                        ok = False
+                        break
+                    s = pool.take_wild(k)
+                slots.append(s)
+            if ok and pool.feasible(pair and not is_pair):
+                groups.append(_group(kind, slots))
+                pair = pair and not is_pair
+                break
+            pool.real, pool.wild = saved_real, saved_wild
+        else:  # pragma: no cover - the caller checked feasibility
+            raise AssertionError("arrangement search failed on a feasible hand")
+    # wilds left over group among themselves, each playing the first one's kind
+    while pool.wild:
+        n = 2 if pair else 3
+        kind = pool.wild[0]
+        groups.append(_group("pair" if pair else "triplet", [pool.take_wild(kind) for _ in range(n)]))
+        pair = False
+    return groups
+
+
+def _dragon(pool: _Pool, suit: int, win: Tile | None = None, win_at5_wild: bool = False) -> list[Group]:
+    # the winning wild playing the 5 is taken first, so no other slot can use it up
+    five = pool.take_wild(suit * 9 + 4, win) if win_at5_wild else None
+    out = []
+    for start in (0, 3, 6):
+        slots = []
+        win_index = None
+        for p in range(start, start + 3):
+            if five is not None and p == 4:
+                slots.append(five)
+                win_index = 1
+            else:
+                slots.append(pool.take(suit * 9 + p))
+        out.append(_group("sequence", slots, win_index))
+    return out
+
+
+def _mark_winning(groups: list[Group], win: Tile, win_wild: bool, prefer: list[int] | None = None) -> list[Group]:
+    order = prefer if prefer is not None else list(range(len(groups)))
+    for gi in order:
+        g = groups[gi]
+        for j, (t, is_w) in enumerate(zip(g.tiles, g.wild, strict=True)):
+            if t == win and is_w == win_wild:
+                groups[gi] = Group(g.kind, g.tiles, g.plays, g.wild, j)
+                return groups
+    raise AssertionError("winning tile not found in the arrangement")
+
+
+def build_arrangement(result: ScoreResult) -> Arrangement:
+    h = result.hand
+    win = result.tianhu_win if result.tianhu_win is not None else h.draw
+    wilds = h.wilds
+    win_wild = win in wilds
+    tiles = list(h.concealed) + [h.draw]
+    struct = result.struct
+    kind = struct[0]
+    suben = kind == "suben"
+    pool = _Pool(tiles, wilds, wilds_are_real=suben)
+    groups: list[Group] = []
+    dragon: tuple[int, int, int] | None = None
+    variant = struct[2] if len(struct) > 2 else kind
+    d = struct[1] if len(struct) > 1 else -1
+
+    def win_group(v: str) -> Group:
+        if v in ("zhuowu", "zw_out"):
+            s4 = pool.take(3)
+            s5 = pool.take_winning(win, 4)
+            s6 = pool.take(5)
+            return _group("sequence", [s4, s5, s6], 1)
+        if v == "hd1":
+            plays = win
+            return _group("pair", [pool.take_winning(win, plays), pool.take_wild(plays)], 0)
+        if v == "hd2":
+            if win == 4 or win_wild:
+                s5 = pool.take_winning(win, 4)
+                return _group("sequence", [pool.take_wild(3), s5, pool.take_wild(5)], 1)
+            s = pool.take_winning(win, win)
+            return _group("triplet", [s, pool.take_wild(win), pool.take_wild(win)], 0)
+        raise AssertionError(v)
+
+    if kind in ("zhuowu", "hd1", "hd2"):
+        groups.append(win_group(kind))
+        groups.extend(_split(pool, kind != "hd1"))
+    elif kind == "plain":
+        groups.extend(_split(pool, True))
+        groups = _mark_winning(groups, win, win_wild and not suben)
+    else:  # long / suben
+        if variant in ("zw_out", "hd1", "hd2"):
+            groups.append(win_group(variant))
+        dragon_groups = _dragon(pool, d, win, win_at5_wild=variant == "zw_in_wild")
+        start = len(groups)
+        groups.extend(dragon_groups)
+        dragon = (start, start + 1, start + 2)
+        groups.extend(_split(pool, variant != "hd1"))
+        if variant in ("plain", "zw_in"):
+            prefer = [start + 1] if variant == "zw_in" else None
+            if prefer is not None:
+                g = groups[start + 1]
+                j = g.plays.index(Tile(4))
+                groups[start + 1] = Group(g.kind, g.tiles, g.plays, g.wild, j)
+            else:
+                groups = _mark_winning(groups, win, win_wild)
+    for m in h.melds:
+        wild = m.tile in wilds
+        groups.append(Group(m.type.value, (m.tile,) * m.size, (m.tile,) * m.size, (wild,) * m.size))
+    _check_tiles(groups, tiles)
+    return Arrangement(
+        tuple(groups),
+        win,
+        wilds,
+        dragon,
+        kong_draw=h.kong_draw,
+        tianhu=h.tianhu,
+        suben_rule=h.rules.suben,
+        exposed_wild_tiles=sum(m.size for m in h.melds if m.tile in wilds),
+    )
+
+
+def _check_tiles(groups: list[Group], tiles: list[Tile]) -> None:
+    got = counts_of(t for g in groups if not g.exposed for t in g.tiles)
+    if got != counts_of(tiles):  # pragma: no cover - guards the rebuild itself
+        raise AssertionError("rebuilt arrangement does not use exactly the hand's tiles")

@@ -1,0 +1,470 @@
+"""The hand scorer (R5): is a hand complete, does it win, for how many fan, and why.
+
+Fast path by pattern removal: the winning tile's group (捉伍儿 456m, 混儿吊 pair or meld) and
+the 龙 are taken out first, then the rest is checked with the per-suit wild tables of
+:mod:`tjmj._tables`.  Every way an element can arise is one such removal (see
+``docs/scoring.md``), so the maximum over them is the maximum over all arrangements (R5.2).
+:mod:`tjmj.reference` enumerates arrangements one by one and is the tests' ground truth.
+
+>>> r = score("1p1p1p2p3p456p789p66z", "5m", "1p")
+>>> r.fan, r.name
+(28, '双混儿捉伍儿本混儿龙')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from . import _tables as T
+from .elements import (
+    Arrangement,
+    Element,
+    Flag,
+    combination_name,
+    elements_of,
+)
+from .meld import Meld, MeldType, parse_melds
+from .rules import CLASSIC, Rules
+from .tiles import Tile, TileError, counts_of, format_tiles, parse_tiles, wild_kinds
+
+__all__ = ["score", "ScoreResult", "HandInput", "prepare", "evaluate", "InvalidHand"]
+
+_ONE = T.ONE
+_NUM = T.NUM
+_HON = T.HON
+_DRAGON = T.DRAGON
+_DRAGON_NO5 = T.DRAGON_NO5
+_need = T.wilds_needed
+
+L, Z, H, B, S, G, SB, TH = (int(f) for f in Flag)
+
+
+class InvalidHand(TileError):
+    """An impossible hand: wrong tile count, a fifth copy, a pon of a wild kind, …"""
+
+
+TileLike = int | str
+TilesLike = str | Iterable[int]
+MeldsLike = str | Iterable[Meld | str | dict]
+
+
+def _tiles(x: TilesLike, what: str) -> list[Tile]:
+    if isinstance(x, str):
+        return parse_tiles(x)
+    out = []
+    for t in x:
+        out.append(t if isinstance(t, Tile) else Tile(t))
+    return out
+
+
+def _tile(x: TileLike, what: str) -> Tile:
+    if isinstance(x, Tile):
+        return x
+    if isinstance(x, str):
+        ts = parse_tiles(x)
+        if len(ts) != 1:
+            raise InvalidHand(f"{what} must be exactly one tile, got {x!r} ({len(ts)} tiles)")
+        return ts[0]
+    return Tile(x)
+
+
+def _melds(x: MeldsLike) -> list[Meld]:
+    if isinstance(x, str):
+        return parse_melds(x)
+    out = []
+    for m in x:
+        if isinstance(m, Meld):
+            out.append(m)
+        elif isinstance(m, str):
+            out.append(Meld.parse(m))
+        else:
+            out.append(Meld.from_dict(m))
+    return out
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """A validated hand: 13-tile-equivalent concealed tiles, the drawn tile, melds, indicator."""
+
+    concealed: tuple[Tile, ...]
+    draw: Tile
+    melds: tuple[Meld, ...]
+    indicator: Tile
+    wilds: tuple[Tile, ...]
+    kong_draw: bool = False
+    tianhu: bool = False
+    rules: Rules = CLASSIC
+
+    @property
+    def gold_kongs(self) -> int:
+        return sum(1 for m in self.melds if m.type is MeldType.CONCEALED_KONG and m.tile in self.wilds)
+
+    def describe(self) -> str:
+        ms = " ".join(str(m) for m in self.melds)
+        return f"{format_tiles(sorted(self.concealed))} + {self.draw}" + (f" {ms}" if ms else "")
+
+
+def prepare(
+    hand: TilesLike,
+    draw: TileLike,
+    indicator: TileLike,
+    melds: MeldsLike = (),
+    *,
+    kong_draw: bool = False,
+    tianhu: bool = False,
+    rules: Rules = CLASSIC,
+    indicator_visible: bool = True,
+    expect_concealed: int | None = None,
+) -> HandInput:
+    """Parse and check a hand; every error names the tile or count at fault.
+
+    ``indicator_visible`` (default True) counts the face-up indicator as one of the four
+    copies of its kind (R3); pass False in the rare case that it was drawn.
+    """
+    tiles = _tiles(hand, "hand")
+    d = _tile(draw, "draw")
+    ind = _tile(indicator, "indicator")
+    ms = _melds(melds)
+    if len(ms) > 4:
+        raise InvalidHand(f"a hand has at most 4 melds, got {len(ms)}")
+    want = 13 - 3 * len(ms) if expect_concealed is None else expect_concealed
+    if len(tiles) != want:
+        raise InvalidHand(
+            f"hand has {len(tiles)} concealed tiles; with {len(ms)} meld(s) it must have {want} before the draw"
+        )
+    wilds = wild_kinds(ind, rules.wild_kinds)
+    for m in ms:
+        if m.tile in wilds and m.type is not MeldType.CONCEALED_KONG:
+            raise InvalidHand(
+                f"meld {m} is a {m.type.value} of the wild kind {m.tile} ({m.tile.chinese}); wilds cannot be ponged (R2)"
+            )
+    allt = list(tiles) + [d]
+    for m in ms:
+        allt.extend([m.tile] * m.size)
+    if indicator_visible:
+        allt.append(ind)
+    c = counts_of(allt)
+    for k, n in enumerate(c):
+        if n > 4:
+            extra = " (the face-up indicator counts as one)" if indicator_visible and k == ind else ""
+            raise InvalidHand(f"{n} copies of {Tile(k)} ({Tile(k).chinese}) in hand, draw and melds{extra}; only 4 exist")
+    return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules)
+
+
+# --------------------------------------------------------------------------------------
+# The fast evaluation.  A "struct" records which removal gave the best fan, so that the
+# arrangement can be rebuilt on demand (it is not needed to know the fan).
+# --------------------------------------------------------------------------------------
+
+
+def _remove(nk: list[int], kind: int) -> bool:
+    s = kind // 9
+    p = kind - 9 * s
+    if (nk[s] >> (3 * p)) & 7:
+        nk[s] -= _ONE[p]
+        return True
+    return False
+
+
+def evaluate(
+    nk: Sequence[int],
+    w: int,
+    win: int,
+    ww: bool,
+    m: int,
+    wild_suit: int,
+    su: bool,
+    kong_draw: bool,
+    suben_nk: Sequence[int] | None = None,
+) -> tuple[int, int, tuple] | None:
+    """Best (fan, flags, struct) of a complete hand, or None if it is not complete.
+
+    ``nk``: the four packed suits of the concealed non-wild tiles (winning tile included if it
+    is not wild); ``w``: concealed wild tiles (winning tile included if wild); ``win``: winning
+    kind, ``ww``: whether it is wild; ``m``: concealed melds needed (4 − exposed melds);
+    ``wild_suit``: the wilds' suit (0..2) or -1 for honour wilds; ``su``: no wild anywhere;
+    ``suben_nk``: the packed suits with wilds counted as their own kinds when 素本 may apply.
+    """
+    k0, k1, k2, k3 = nk
+    if _need(k0, k1, k2, k3, True) > w:
+        return None
+    mult = (2 if su else 1) * (2 if kong_draw else 1)
+    extra = (S if su else 0) | (G if kong_draw else 0)
+    best_fan, best_flags, best_struct = 1, 0, ("plain",)
+    win5 = win == 4 or ww  # may play the 5m of 捉伍儿
+
+    def consider(fan: int, flags: int, struct: tuple) -> None:
+        nonlocal best_fan, best_flags, best_struct
+        if fan > best_fan or (fan == best_fan and flags > best_flags):
+            best_fan, best_flags, best_struct = fan, flags, struct
+
+    # after the winning tile: the rest as a list and the wilds left
+    rest = [k0, k1, k2, k3]
+    if ww:
+        w_rest = w - 1
+    else:
+        _remove(rest, win)
+        w_rest = w
+
+    # 捉伍儿 group (winning tile as 5m of 4m5m6m, 4m/6m real first)
+    zw_keys = None
+    if win5:
+        zk = rest[0]
+        zwn = w_rest
+        for p in (3, 5):
+            if (zk >> (3 * p)) & 7:
+                zk -= _ONE[p]
+            else:
+                zwn -= 1
+        if zwn >= 0:
+            zw_keys = (zk, zwn)
+            if _need(zk, rest[1], rest[2], rest[3], True) <= zwn:
+                consider(3, Z, ("zhuowu", -1))
+    # 混儿吊 single (pair: winning tile + a wild) and double (meld: winning tile + two wilds)
+    if w_rest >= 1 and _need(rest[0], rest[1], rest[2], rest[3], False) <= w_rest - 1:
+        consider(2, H, ("hd1", -1))
+    if w_rest >= 2 and m >= 1 and _need(rest[0], rest[1], rest[2], rest[3], True) <= w_rest - 2:
+        consider(6 if win5 else 2, H | (Z if win5 else 0), ("hd2", -1))
+
+    if m >= 3:
+        for d in (0, 1, 2):
+            benhun = B if d == wild_suit else 0
+            bmul = 2 if benhun else 1
+            # 龙 anywhere, the winning tile anywhere
+            dk, miss = _DRAGON[nk[d]]
+            if miss <= w:
+                keys = [k0, k1, k2, k3]
+                keys[d] = dk
+                if _need(keys[0], keys[1], keys[2], keys[3], True) <= w - miss:
+                    if d == 0 and win == 4 and not ww:
+                        consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in"))
+                    else:
+                        consider(4 * bmul, L | benhun, ("long", d, "plain"))
+            # 捉伍儿 inside a 万 dragon with a wild winning tile playing the 5m
+            if d == 0 and ww:
+                dk, miss = _DRAGON_NO5[k0]
+                if miss <= w - 1 and _need(dk, k1, k2, k3, True) <= w - 1 - miss:
+                    consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in_wild"))
+            if m < 4:
+                continue
+            # 捉伍儿 outside the dragon
+            if zw_keys is not None:
+                keys = [zw_keys[0], rest[1], rest[2], rest[3]]
+                dk, miss = _DRAGON[keys[d]]
+                if miss <= zw_keys[1]:
+                    keys[d] = dk
+                    if _need(keys[0], keys[1], keys[2], keys[3], True) <= zw_keys[1] - miss:
+                        consider(7 * bmul, L | Z | benhun, ("long", d, "zw_out"))
+            # 混儿吊 outside the dragon
+            if w_rest >= 1:
+                keys = list(rest)
+                dk, miss = _DRAGON[keys[d]]
+                keys[d] = dk
+                left = w_rest - miss
+                if left >= 1 and _need(keys[0], keys[1], keys[2], keys[3], False) <= left - 1:
+                    consider(8 * bmul, L | H | benhun, ("long", d, "hd1"))
+                if left >= 2 and _need(keys[0], keys[1], keys[2], keys[3], True) <= left - 2:
+                    if win5:
+                        consider(14 * bmul, L | Z | H | benhun, ("long", d, "hd2"))
+                    else:
+                        consider(8 * bmul, L | H | benhun, ("long", d, "hd2"))
+        # 素本: the wilds are one of each wild kind and play themselves inside a 本混儿龙
+        if suben_nk is not None and 0 <= wild_suit <= 2:
+            d = wild_suit
+            dk, miss = _DRAGON[suben_nk[d]]
+            if miss == 0:
+                keys = list(suben_nk)
+                keys[d] = dk
+                if _need(keys[0], keys[1], keys[2], keys[3], True) == 0:
+                    zw = d == 0 and win == 4
+                    consider(28 if zw else 16, L | B | SB | (Z if zw else 0), ("suben", d, "zw_in" if zw else "plain"))
+            if win == 4 and not ww and m == 4:
+                keys = list(suben_nk)
+                if _remove(keys, 4) and _remove(keys, 3) and _remove(keys, 5):
+                    dk, miss = _DRAGON[keys[d]]
+                    keys[d] = dk
+                    if miss == 0 and _need(keys[0], keys[1], keys[2], keys[3], True) == 0:
+                        consider(28, L | B | SB | Z, ("suben", d, "zw_out"))
+    return best_fan * mult, best_flags | extra, best_struct
+
+
+def _pack(counts: Sequence[int]) -> list[int]:
+    keys = [0, 0, 0, 0]
+    for k in range(34):
+        n = counts[k]
+        if n:
+            s = k // 9
+            keys[s] += n << (3 * (k - 9 * s))
+    return keys
+
+
+@dataclass(frozen=True)
+class _Core:
+    """The evaluation inputs derived from a HandInput."""
+
+    nk: list[int]
+    w: int
+    win: int
+    ww: bool
+    m: int
+    wild_suit: int
+    su: bool
+    suben_nk: list[int] | None
+
+
+def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
+    tiles = list(h.concealed) + [h.draw]
+    win = h.draw if win is None else win
+    wilds = h.wilds
+    c = counts_of(tiles)
+    w = sum(c[k] for k in wilds)
+    nonwild = list(c)
+    for k in wilds:
+        nonwild[k] = 0
+    nk = _pack(nonwild)
+    ws = wilds[0] // 9 if wilds[0] < 27 else -1
+    gold = h.gold_kongs
+    su = w == 0 and gold == 0
+    suben_nk = None
+    if h.rules.suben and ws >= 0 and gold == 0 and all(c[k] == 1 for k in wilds):
+        suben_nk = _pack(c)
+    return _Core(nk, w, int(win), win in wilds, 4 - len(h.melds), ws, su, suben_nk)
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """The scorer's answer for one hand.
+
+    ``complete``: the 14 tiles form 4 melds + a pair; ``win``: the hand may be declared (fan ≥
+    ``min_fan`` etc., R5.2); ``fan``: the best fan over all arrangements (0 if incomplete);
+    ``flags``: the elements present; ``reason``: why a hand does not win ('' if it does).
+    """
+
+    complete: bool
+    win: bool
+    fan: int
+    flags: Flag
+    reason: str
+    hand: HandInput = field(repr=False)
+    struct: tuple = field(default=(), repr=False)
+    tianhu_win: Tile | None = field(default=None, repr=False)
+
+    @property
+    def elements(self) -> tuple[type[Element], ...]:
+        return elements_of(self.flags)
+
+    @property
+    def codes(self) -> list[str]:
+        return [e.code for e in self.elements]
+
+    @property
+    def double_hundiao(self) -> bool:
+        return bool(self.flags & Flag.HUNDIAO) and self.struct[-1] == "hd2" or self.struct[:1] == ("hd2",)
+
+    @property
+    def name(self) -> str:
+        if not self.complete:
+            return ""
+        return combination_name(self.flags, self.double_hundiao)
+
+    @cached_property
+    def arrangement(self) -> Arrangement | None:
+        if not self.complete:
+            return None
+        from .arrange import build_arrangement
+
+        return build_arrangement(self)
+
+    def to_dict(self, arrangement: bool = True) -> dict[str, object]:
+        d: dict[str, object] = {
+            "complete": self.complete,
+            "win": self.win,
+            "fan": self.fan,
+            "elements": self.codes,
+            "name": self.name,
+        }
+        if self.reason:
+            d["reason"] = self.reason
+        if arrangement:
+            a = self.arrangement
+            d["arrangement"] = a.to_dict() if a is not None else None
+        return d
+
+
+def _judge(h: HandInput, fan: int, flags: int) -> tuple[bool, str]:
+    r = h.rules
+    if flags & TH:
+        return True, ""
+    if fan < r.min_fan:
+        if fan == 1:
+            return False, f"死提溜: a plain complete hand (fan 1) cannot win under min_fan {r.min_fan} (R5.2)"
+        return False, f"fan {fan} is below min_fan {r.min_fan} (R5.2)"
+    if not r.hundiao_alone_wins and flags == H:
+        return False, "混儿吊 alone cannot win under hundiao_alone_wins=false (R5.2)"
+    return True, ""
+
+
+def score_input(h: HandInput) -> ScoreResult:
+    """Score a prepared hand."""
+    if h.tianhu:
+        return _score_tianhu(h)
+    c = core_of(h)
+    res = evaluate(c.nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, h.kong_draw, c.suben_nk)
+    if res is None:
+        return ScoreResult(False, False, 0, Flag(0), "not complete: the 14 tiles do not form 4 melds and a pair (R5)", h)
+    fan, flags, struct = res
+    win, reason = _judge(h, fan, flags)
+    return ScoreResult(True, win, fan, Flag(flags), reason, h, struct)
+
+
+def _score_tianhu(h: HandInput) -> ScoreResult:
+    """R5.5: any complete shape wins; flat 4 fan, or 4 × the best fan over any winning tile."""
+    base = core_of(h, kong_draw=False)
+    if evaluate(base.nk, base.w, base.win, base.ww, base.m, base.wild_suit, base.su, False, base.suben_nk) is None:
+        return ScoreResult(False, False, 0, Flag(0), "not complete: 天胡 needs a complete hand (R5.5)", h)
+    if h.rules.tianhu == "flat":
+        best = evaluate(base.nk, base.w, base.win, base.ww, base.m, base.wild_suit, base.su, False, base.suben_nk)
+        assert best is not None
+        return ScoreResult(True, True, 4, Flag(TH), "", h, best[2], h.draw)
+    top: tuple[int, int, tuple, Tile] | None = None
+    for t in sorted(set(h.concealed) | {h.draw}):
+        c = core_of(h, win=t)
+        res = evaluate(c.nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, False, c.suben_nk)
+        if res is not None and (top is None or (res[0], res[1]) > (top[0], top[1])):
+            top = (res[0], res[1], res[2], t)
+    assert top is not None
+    fan, flags, struct, t = top
+    return ScoreResult(True, True, 4 * fan, Flag(flags | TH), "", h, struct, t)
+
+
+def score(
+    hand: TilesLike,
+    draw: TileLike,
+    indicator: TileLike,
+    melds: MeldsLike = (),
+    *,
+    kong_draw: bool = False,
+    tianhu: bool = False,
+    rules: Rules = CLASSIC,
+    indicator_visible: bool = True,
+) -> ScoreResult:
+    """Score a self-drawn hand (R5).
+
+    ``hand``: the 13-tile-equivalent concealed tiles before the draw (MPSZ text or kinds);
+    ``draw``: the winning tile; ``indicator``: the face-up wild indicator; ``melds``: exposed
+    melds (``"[777m](1111z)"`` or :class:`Meld` objects); ``kong_draw``: the draw was a kong
+    replacement (杠开); ``tianhu``: 天胡 (R5.5; ``draw`` is then the dealer's 14th tile).
+    """
+    h = prepare(hand, draw, indicator, melds, kong_draw=kong_draw, tianhu=tianhu, rules=rules,
+                indicator_visible=indicator_visible)
+    return score_input(h)
+
+
+def is_complete(hand: TilesLike, draw: TileLike, indicator: TileLike, melds: MeldsLike = (),
+                rules: Rules = CLASSIC) -> bool:
+    """Do the 14 tiles form 4 melds and a pair, wilds standing in (R5)?"""
+    h = prepare(hand, draw, indicator, melds, rules=rules)
+    c = core_of(h)
+    return _need(c.nk[0], c.nk[1], c.nk[2], c.nk[3], True) <= c.w

@@ -1,0 +1,229 @@
+"""Tiles and their text forms (spec/RULES.md R1).
+
+A tile kind is an int 0..33 in the order m (万), p (饼/筒), s (条), z (字); ``Tile`` is an
+``int`` subclass so it indexes count arrays directly and compares fast.  Text forms:
+
+* MPSZ: digits then a suit letter, ``123m456p789s1234567z``.  Dragons in the Chinese order
+  ``5z`` 中, ``6z`` 发, ``7z`` 白 (the wild successor order, R2).
+* Chinese names: 一万 … 九万, 一饼/一筒 …, 一条/一索 …, 东 南 西 北 中 发 白 (and common variants).
+
+Parse errors name the offending character and its position; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "Tile",
+    "TileError",
+    "parse_tiles",
+    "format_tiles",
+    "counts_of",
+    "wild_kinds",
+    "successor",
+    "NUM_KINDS",
+    "SUITS",
+]
+
+NUM_KINDS = 34
+SUITS = "mpsz"
+_SUIT_CHINESE = ("万", "饼", "条")
+_NUMERALS = "一二三四五六七八九"
+_HONOR_CHINESE = ("东", "南", "西", "北", "中", "发", "白")
+_HONOR_ENGLISH = ("East", "South", "West", "North", "Red", "Green", "White")
+_SUIT_ENGLISH = ("characters", "dots", "bamboo")
+
+
+class TileError(ValueError):
+    """Bad tile text or an impossible tile set; the message names what is wrong."""
+
+
+class Tile(int):
+    """One tile kind, 0..33 (``Tile.parse("5m") == 4``).
+
+    The value is the kind index of R1: 0..8 = 1m..9m, 9..17 = 1p..9p, 18..26 = 1s..9s,
+    27..33 = 东南西北中发白 (1z..7z).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: int) -> Tile:
+        if not isinstance(kind, int) or isinstance(kind, bool) or not 0 <= kind < NUM_KINDS:
+            raise TileError(f"tile kind must be an int 0..33, got {kind!r}")
+        return _TILES[kind]
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parse exactly one tile (``"5m"``, ``"五万"``, ``"中"``)."""
+        tiles = parse_tiles(text)
+        if len(tiles) != 1:
+            raise TileError(f"expected exactly one tile in {text!r}, found {len(tiles)}")
+        return tiles[0]
+
+    @property
+    def suit(self) -> str:
+        """``'m'``, ``'p'``, ``'s'`` or ``'z'``."""
+        return SUITS[self // 9]
+
+    @property
+    def suit_index(self) -> int:
+        return self // 9
+
+    @property
+    def number(self) -> int:
+        """1..9 for suited tiles, 1..7 for honours (the MPSZ digit)."""
+        return self % 9 + 1
+
+    @property
+    def is_honor(self) -> bool:
+        return self >= 27
+
+    @property
+    def chinese(self) -> str:
+        if self >= 27:
+            return _HONOR_CHINESE[self - 27]
+        return _NUMERALS[self % 9] + _SUIT_CHINESE[self // 9]
+
+    @property
+    def english(self) -> str:
+        if self >= 27:
+            return _HONOR_ENGLISH[self - 27]
+        return f"{self % 9 + 1} {_SUIT_ENGLISH[self // 9]}"
+
+    def __str__(self) -> str:
+        return f"{self % 9 + 1}{SUITS[self // 9]}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+
+_TILES: list[Tile] = [int.__new__(Tile, k) for k in range(NUM_KINDS)]
+
+# Chinese names: each maps to (suit index or None for honours, value)
+_CN_NUMBER = {c: i for i, c in enumerate(_NUMERALS)} | {"伍": 4, "幺": 0}
+_CN_SUIT = {
+    "万": 0, "萬": 0, "饼": 1, "餅": 1, "筒": 1, "条": 2, "條": 2, "索": 2, "束": 2,
+}
+_CN_HONOR = {
+    "东": 27, "東": 27, "南": 28, "西": 29, "北": 30,
+    "中": 31, "发": 32, "發": 32, "白": 33,
+}
+# Two-character honour spellings that must be read as one tile.
+_CN_HONOR_LONG = {"红中": 31, "紅中": 31, "发财": 32, "發財": 32, "白板": 33}
+_SEPARATORS = " \t,，、;"
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Parse MPSZ and/or Chinese tile names into a list of tiles, in text order.
+
+    >>> [str(t) for t in parse_tiles("12m 5z 一万")]
+    ['1m', '2m', '5z', '1m']
+    """
+    if not isinstance(text, str):
+        raise TileError(f"tile text must be a string, got {type(text).__name__}")
+    out: list[Tile] = []
+    digits: list[tuple[int, int]] = []  # (digit, position) waiting for a suit letter
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if "0" <= ch <= "9":
+            if ch == "0":
+                raise TileError(f"invalid digit '0' at position {i} in {text!r} (no red fives; tiles are 1-9)")
+            digits.append((int(ch), i))
+            i += 1
+            continue
+        if ch in "mpsz":
+            if not digits:
+                raise TileError(f"suit letter '{ch}' at position {i} in {text!r} has no digits before it")
+            base = "mpsz".index(ch) * 9
+            for d, pos in digits:
+                if ch == "z" and d > 7:
+                    raise TileError(f"invalid honour '{d}z' at position {pos} in {text!r} (honours are 1z-7z)")
+                out.append(_TILES[base + d - 1])
+            digits.clear()
+            i += 1
+            continue
+        known = ch in _SEPARATORS or ch in _CN_HONOR or ch in _CN_NUMBER or text[i : i + 2] in _CN_HONOR_LONG
+        if not known:
+            raise TileError(f"invalid character {ch!r} at position {i} in {text!r}")
+        if digits:
+            pos = digits[-1][1]
+            raise TileError(f"digits at position {digits[0][1]}-{pos} in {text!r} have no suit letter (m, p, s or z)")
+        if ch in _SEPARATORS:
+            i += 1
+            continue
+        two = text[i : i + 2]
+        if two in _CN_HONOR_LONG:
+            out.append(_TILES[_CN_HONOR_LONG[two]])
+            i += 2
+            continue
+        if ch in _CN_HONOR:
+            out.append(_TILES[_CN_HONOR[ch]])
+            i += 1
+            continue
+        if ch in _CN_NUMBER:
+            nxt = text[i + 1] if i + 1 < n else ""
+            if nxt not in _CN_SUIT:
+                what = f"'{nxt}'" if nxt else "end of text"
+                raise TileError(
+                    f"Chinese numeral '{ch}' at position {i} in {text!r} must be followed by a suit (万/饼/筒/条), found {what}"
+                )
+            out.append(_TILES[_CN_SUIT[nxt] * 9 + _CN_NUMBER[ch]])
+            i += 2
+            continue
+        raise TileError(f"invalid character {ch!r} at position {i} in {text!r}")
+    if digits:
+        raise TileError(f"digits at position {digits[0][1]}-{digits[-1][1]} in {text!r} have no suit letter (m, p, s or z)")
+    return out
+
+
+def format_tiles(tiles: Iterable[int], *, sort: bool = False) -> str:
+    """Compact MPSZ text: consecutive tiles of one suit share the suit letter."""
+    seq = sorted(tiles) if sort else list(tiles)
+    parts: list[str] = []
+    run_suit = None
+    for t in seq:
+        suit = SUITS[t // 9]
+        if suit != run_suit and run_suit is not None:
+            parts.append(run_suit)
+        parts.append(str(t % 9 + 1))
+        run_suit = suit
+    if run_suit is not None:
+        parts.append(run_suit)
+    return "".join(parts)
+
+
+def counts_of(tiles: Iterable[int]) -> list[int]:
+    """A 34-entry count list."""
+    c = [0] * NUM_KINDS
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def successor(kind: int) -> Tile:
+    """The next kind in the wild order of R2: 9→1 in a suit, 北→东, 白→中."""
+    if kind < 27:
+        return _TILES[kind - kind % 9 + (kind % 9 + 1) % 9]
+    if kind < 31:
+        return _TILES[27 + (kind - 27 + 1) % 4]
+    return _TILES[31 + (kind - 31 + 1) % 3]
+
+
+def wild_kinds(indicator: int, count: int = 2) -> tuple[Tile, ...]:
+    """The wild kinds for an indicator (R2): the indicator's kind and the next ``count - 1``."""
+    if count not in (1, 2, 3):
+        raise TileError(f"wild kind count must be 1, 2 or 3, got {count!r}")
+    kinds = [Tile(indicator)]
+    while len(kinds) < count:
+        kinds.append(successor(kinds[-1]))
+    return tuple(kinds)
+
+
+def check_counts(tiles: Sequence[int], what: str = "hand") -> None:
+    """Raise if any kind appears more than four times."""
+    c = counts_of(tiles)
+    for k, n in enumerate(c):
+        if n > 4:
+            raise TileError(f"{what} has {n} copies of {Tile(k)} ({Tile(k).chinese}); only 4 exist")
