@@ -108,7 +108,7 @@ class HandInput:
 
 def prepare(
     hand: TilesLike,
-    draw: TileLike,
+    draw: TileLike | None,
     indicator: TileLike,
     melds: MeldsLike = (),
     *,
@@ -120,11 +120,12 @@ def prepare(
 ) -> HandInput:
     """Parse and check a hand; every error names the tile or count at fault.
 
+    ``draw`` may be None to check a 13-tile hand before its draw (waits, shanten).
     ``indicator_visible`` (default True) counts the face-up indicator as one of the four
     copies of its kind (R3); pass False in the rare case that it was drawn.
     """
     tiles = _tiles(hand, "hand")
-    d = _tile(draw, "draw")
+    d = _tile(draw, "draw") if draw is not None else None
     ind = _tile(indicator, "indicator")
     ms = _melds(melds)
     if len(ms) > 4:
@@ -140,7 +141,7 @@ def prepare(
             raise InvalidHand(
                 f"meld {m} is a {m.type.value} of the wild kind {m.tile} ({m.tile.chinese}); wilds cannot be ponged (R2)"
             )
-    allt = list(tiles) + [d]
+    allt = list(tiles) + ([d] if d is not None else [])
     for m in ms:
         allt.extend([m.tile] * m.size)
     if indicator_visible:
@@ -150,7 +151,9 @@ def prepare(
         if n > 4:
             extra = " (the face-up indicator counts as one)" if indicator_visible and k == ind else ""
             raise InvalidHand(f"{n} copies of {Tile(k)} ({Tile(k).chinese}) in hand, draw and melds{extra}; only 4 exist")
-    return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules)
+    if kong_draw and not any(m.type.is_kong for m in ms):
+        raise InvalidHand("kong_draw (杠开) needs a kong among the melds: a replacement draw follows a kong (R4)")
+    return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------
@@ -230,18 +233,21 @@ def evaluate(
 
     if m >= 3:
         for d in (0, 1, 2):
+            # every variant below takes the dragon out of a subset of these tiles, so a suit
+            # that lacks more kinds than there are wilds cannot hold one at all
+            dk, miss = _DRAGON[nk[d]]
+            if miss > w:
+                continue
             benhun = B if d == wild_suit else 0
             bmul = 2 if benhun else 1
             # 龙 anywhere, the winning tile anywhere
-            dk, miss = _DRAGON[nk[d]]
-            if miss <= w:
-                keys = [k0, k1, k2, k3]
-                keys[d] = dk
-                if _need(keys[0], keys[1], keys[2], keys[3], True) <= w - miss:
-                    if d == 0 and win == 4 and not ww:
-                        consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in"))
-                    else:
-                        consider(4 * bmul, L | benhun, ("long", d, "plain"))
+            keys = [k0, k1, k2, k3]
+            keys[d] = dk
+            if _need(keys[0], keys[1], keys[2], keys[3], True) <= w - miss:
+                if d == 0 and win == 4 and not ww:
+                    consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in"))
+                else:
+                    consider(4 * bmul, L | benhun, ("long", d, "plain"))
             # 捉伍儿 inside a 万 dragon with a wild winning tile playing the 5m
             if d == 0 and ww:
                 dk, miss = _DRAGON_NO5[k0]
@@ -288,6 +294,11 @@ def evaluate(
                     if miss == 0 and _need(keys[0], keys[1], keys[2], keys[3], True) == 0:
                         consider(28, L | B | SB | Z, ("suben", d, "zw_out"))
     return best_fan * mult, best_flags | extra, best_struct
+
+
+def is_double_hundiao(struct: tuple) -> bool:
+    """Whether an evaluation struct is a 双混儿吊 (winning tile + two wilds as a meld)."""
+    return struct[0] == "hd2" or (len(struct) > 2 and struct[2] == "hd2")
 
 
 def _pack(counts: Sequence[int]) -> list[int]:
@@ -361,7 +372,8 @@ class ScoreResult:
 
     @property
     def double_hundiao(self) -> bool:
-        return bool(self.flags & Flag.HUNDIAO) and self.struct[-1] == "hd2" or self.struct[:1] == ("hd2",)
+        """双混儿吊: the winning tile and two wilds make a meld (R5.1)."""
+        return bool(self.flags & Flag.HUNDIAO) and is_double_hundiao(self.struct)
 
     @property
     def name(self) -> str:
@@ -468,3 +480,61 @@ def is_complete(hand: TilesLike, draw: TileLike, indicator: TileLike, melds: Mel
     h = prepare(hand, draw, indicator, melds, rules=rules)
     c = core_of(h)
     return _need(c.nk[0], c.nk[1], c.nk[2], c.nk[3], True) <= c.w
+
+
+class Scorer:
+    """The scorer bound to one indicator and rule set, on 34-entry count lists (for bots).
+
+    ``counts`` holds the 14 concealed tiles (the winning tile included).  Nothing is checked
+    here: the caller (engine, bot) owns a legal hand.  :func:`score` is the checked form.
+    """
+
+    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc")
+
+    def __init__(self, indicator: TileLike, rules: Rules = CLASSIC) -> None:
+        ind = _tile(indicator, "indicator")
+        self.wilds = wild_kinds(ind, rules.wild_kinds)
+        self.wild_suit = self.wilds[0] // 9 if self.wilds[0] < 27 else -1
+        self.rules = rules
+        self._suben = rules.suben and self.wild_suit >= 0
+        ws = list(self.wilds) + [self.wilds[0]] * (3 - len(self.wilds))
+        self._wa, self._wb, self._wc = ws  # repeated kinds are harmless: zeroed twice
+
+    def _keys(self, c: Sequence[int]) -> tuple[list[int], int]:
+        wa, wb, wc = self._wa, self._wb, self._wc
+        w = c[wa] + (c[wb] if wb != wa else 0) + (c[wc] if wc != wa and wc != wb else 0)
+        nk = [
+            c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21 | c[8] << 24,
+            c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
+            | c[17] << 24,
+            c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
+            | c[26] << 24,
+            c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18,
+        ]
+        for k in (wa, wb, wc):
+            s = k // 9
+            nk[s] &= ~(7 << (3 * (k - 9 * s)))
+        return nk, w
+
+    def is_complete(self, counts: Sequence[int]) -> bool:
+        """4 melds + a pair with wilds standing in (the melds already exposed are implied)."""
+        nk, w = self._keys(counts)
+        return _need(nk[0], nk[1], nk[2], nk[3], True) <= w
+
+    def evaluate(
+        self, counts: Sequence[int], win: int, melds: int = 0, gold_kongs: int = 0, kong_draw: bool = False
+    ) -> tuple[int, int] | None:
+        """(fan, flags) of the best arrangement, or None if incomplete; no min_fan judgement."""
+        nk, w = self._keys(counts)
+        suben_nk = None
+        if self._suben and not gold_kongs:
+            wa, wb, wc = self._wa, self._wb, self._wc
+            if counts[wa] == 1 and counts[wb] == 1 and counts[wc] == 1:
+                suben_nk = _pack(counts)
+        res = evaluate(nk, w, win, win in self.wilds, 4 - melds, self.wild_suit, w == 0 and not gold_kongs,
+                       kong_draw, suben_nk)
+        return None if res is None else (res[0], res[1])
+
+    def can_win(self, fan: int, flags: int) -> bool:
+        """R5.2: fan ≥ min_fan and, under ``hundiao_alone_wins=false``, not 混儿吊 alone."""
+        return fan >= self.rules.min_fan and (self.rules.hundiao_alone_wins or flags != H)
