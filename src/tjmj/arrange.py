@@ -161,8 +161,8 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
 
     def win_group(v: str) -> Group:
         if v in ("zhuowu", "zw_out"):
+            s5 = pool.take_winning(win, 4)  # first, so no filler wild is the winning tile
             s4 = pool.take(3)
-            s5 = pool.take_winning(win, 4)
             s6 = pool.take(5)
             return _group("sequence", [s4, s5, s6], 1)
         if v == "hd1":

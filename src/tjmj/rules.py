@@ -94,7 +94,12 @@ class Rules:
         changed = {k: v for k, v in overrides.items() if getattr(self, k) != v}
         if not changed:
             return self
-        return dataclasses.replace(self, name=f"{self.name}+custom", **changed)
+        preset = self.name.split("+")[0]
+        new = dataclasses.replace(self, **changed)
+        # back to the plain preset if every option now matches it
+        if new.to_dict() == PRESETS[preset].to_dict():
+            return PRESETS[preset]
+        return dataclasses.replace(new, name=f"{preset}+custom")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -105,7 +110,10 @@ class Rules:
         return cls.preset(data.pop("preset", "classic"), **data)
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        """Every option, plus ``preset``: the preset it started from (``from_dict`` reads it back)."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+        d["preset"] = self.name.split("+")[0]
+        return d
 
     @staticmethod
     def describe() -> dict[str, tuple[Any, str, str]]:
@@ -115,7 +123,7 @@ class Rules:
 
 def _check(key: str, value: Any) -> None:
     allowed, section, _ = _CHOICES[key]
-    if isinstance(allowed[0], bool) or isinstance(allowed[0], str):
+    if isinstance(allowed[0], bool | str):
         if value not in allowed or type(value) is not type(allowed[0]):
             raise RulesError(f"rule option {key} ({section}) must be one of {list(allowed)}, got {value!r}")
         return
