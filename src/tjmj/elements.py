@@ -203,9 +203,7 @@ class Hundiao(Element):
         if not all(others):  # the partner(s) of the winning tile must be wilds from the hand
             return False
         # with a dragon the 混儿吊 group may not be one of its sequences
-        if arr.dragon is not None and Long.is_condition_met(arr) and i in arr.dragon:
-            return False
-        return True
+        return not (arr.dragon is not None and Long.is_condition_met(arr) and i in arr.dragon)
 
     @staticmethod
     def is_double(arr: Arrangement) -> bool:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .tiles import Tile, TileError, parse_tiles
 
 __all__ = ["Meld", "MeldType", "parse_melds"]
 
 
-class MeldType(str, Enum):
+class MeldType(StrEnum):
     """The four exposed meld kinds; the values are the batch-interface names."""
 
     PON = "pon"  # 碰
