@@ -200,3 +200,10 @@ def test_scorer_matches_score_on_random_complete_hands():
         if r.complete:
             assert sc.can_win(*got) == r.win
             check_arrangement(r)
+
+
+def test_hundiao_dragon_with_an_exposed_meld_r5_1():
+    # dragon (3 melds) + 混儿吊 pair + one pon: 11 concealed tiles
+    r = score("123456789s4p", "1z", "4p", "[777z]")
+    assert r.fan == 8 and r.name == "混儿吊龙"
+    check_arrangement(r)

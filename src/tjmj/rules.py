@@ -12,6 +12,7 @@ Every option RULES.md names is a field here; an unknown option or an invalid val
 from __future__ import annotations
 
 import dataclasses
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,11 +122,19 @@ class Rules:
         return dict(_CHOICES)
 
 
+def _js(value: Any) -> str:
+    """JSON spelling in messages (true, "flat"), as typed in the batch and ``--set``."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _check(key: str, value: Any) -> None:
     allowed, section, _ = _CHOICES[key]
     if isinstance(allowed[0], bool | str):
         if value not in allowed or type(value) is not type(allowed[0]):
-            raise RulesError(f"rule option {key} ({section}) must be one of {list(allowed)}, got {value!r}")
+            raise RulesError(f"rule option {key} ({section}) must be one of {_js(list(allowed))}, got {_js(value)}")
         return
     if allowed[0] is None:
         if value is None:
@@ -137,8 +146,8 @@ def _check(key: str, value: Any) -> None:
     elif ok:
         ok = value in allowed
     if not ok:
-        rng = f"an integer {allowed[0]}..{allowed[1]}" if len(allowed) == 2 else f"one of {list(allowed)}"
-        raise RulesError(f"rule option {key} ({section}) must be {rng}, got {value!r}")
+        rng = f"an integer {allowed[0]}..{allowed[1]}" if len(allowed) == 2 else f"one of {_js(list(allowed))}"
+        raise RulesError(f"rule option {key} ({section}) must be {rng}, got {_js(value)}")
 
 
 CLASSIC = Rules()

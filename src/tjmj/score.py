@@ -253,10 +253,8 @@ def evaluate(
                 dk, miss = _DRAGON_NO5[k0]
                 if miss <= w - 1 and _need(dk, k1, k2, k3, True) <= w - 1 - miss:
                     consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in_wild"))
-            if m < 4:
-                continue
-            # 捉伍儿 outside the dragon
-            if zw_keys is not None:
+            # 捉伍儿 outside the dragon (dragon + 456m + pair: no exposed meld)
+            if zw_keys is not None and m == 4:
                 keys = [zw_keys[0], rest[1], rest[2], rest[3]]
                 dk, miss = _DRAGON[keys[d]]
                 if miss <= zw_keys[1]:
@@ -271,7 +269,7 @@ def evaluate(
                 left = w_rest - miss
                 if left >= 1 and _need(keys[0], keys[1], keys[2], keys[3], False) <= left - 1:
                     consider(8 * bmul, L | H | benhun, ("long", d, "hd1"))
-                if left >= 2 and _need(keys[0], keys[1], keys[2], keys[3], True) <= left - 2:
+                if left >= 2 and m == 4 and _need(keys[0], keys[1], keys[2], keys[3], True) <= left - 2:
                     if win5:
                         consider(14 * bmul, L | Z | H | benhun, ("long", d, "hd2"))
                     else:
@@ -412,9 +410,9 @@ def _judge(h: HandInput, fan: int, flags: int) -> tuple[bool, str]:
     if fan < r.min_fan:
         if fan == 1:
             return False, f"死提溜: a plain complete hand (fan 1) cannot win under min_fan {r.min_fan} (R5.2)"
-        return False, f"fan {fan} is below min_fan {r.min_fan} (R5.2)"
+        return False, f"fan < min_fan: fan {fan} is below min_fan {r.min_fan} (R5.2)"
     if not r.hundiao_alone_wins and flags == H:
-        return False, "混儿吊 alone cannot win under hundiao_alone_wins=false (R5.2)"
+        return False, "混儿吊 alone: cannot win under hundiao_alone_wins=false (R5.2)"
     return True, ""
 
 

@@ -44,6 +44,7 @@ class Wait:
     live: int  # copies not visible to this player (hand, melds, indicator)
     kong_fan: int | None = None  # fan if drawn as a kong replacement (杠开); None without a kong
     kong_flags: Flag | None = None
+    reason: str = ""  # why this draw completes the hand but does not win (R5.2); '' if it wins
 
     @property
     def codes(self) -> list[str]:
@@ -60,6 +61,8 @@ class Wait:
             "name": self.name,
             "live": self.live,
         }
+        if self.reason:
+            d["reason"] = self.reason
         if self.kong_fan is not None:
             from .elements import elements_of
 
@@ -132,14 +135,14 @@ def waits_of(h: HandInput, *, indicator_visible: bool = True) -> Waits:
         fan, flags, struct = res
         if not flags & Flag.HUNDIAO:
             hundiao_all = False
-        ok, _ = _judge(hk, fan, flags)
+        ok, reason = _judge(hk, fan, flags)
         kong_fan = kong_flags = None
         if has_kong:
             kres = evaluate(c.nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, True, c.suben_nk)
             assert kres is not None
             kong_fan, kong_flags = kres[0], Flag(kres[1])
         name = combination_name(flags, bool(flags & Flag.HUNDIAO) and is_double_hundiao(struct))
-        out.append(Wait(t, fan, Flag(flags), name, ok, live, kong_fan, kong_flags))
+        out.append(Wait(t, fan, Flag(flags), name, ok, live, kong_fan, kong_flags, reason))
     return Waits(tuple(out), hundiao_all and drawable > 0, shanten_of(h))
 
 
