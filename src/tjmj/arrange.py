@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import _tables as T
 from .elements import Arrangement, Group
-from .tiles import Tile, counts_of
+from .tiles import TILES, Tile
 
 if TYPE_CHECKING:
     from .score import ScoreResult
@@ -25,26 +25,29 @@ class _Pool:
         self.real = [0] * 34
         self.wild: list[Tile] = []
         self.wilds_are_real = wilds_are_real
+        self.packed = [0, 0, 0, 0]  # the real tiles as packed suits, kept in step with ``real``
         for t in tiles:
             if t in self.wildset and not wilds_are_real:
                 self.wild.append(t)
             else:
                 self.real[t] += 1
+                self.packed[t // 9] += T.ONE[t % 9]
 
     def take_real(self, kind: int) -> _Slot | None:
         if self.real[kind]:
             self.real[kind] -= 1
-            return (Tile(kind), Tile(kind), Tile(kind) in self.wildset)
+            self.packed[kind // 9] -= T.ONE[kind % 9]
+            return (TILES[kind], TILES[kind], kind in self.wildset)
         return None
 
     def take_wild(self, kind: int, physical: int | None = None) -> _Slot:
         if physical is not None:
-            self.wild.remove(Tile(physical))
-            return (Tile(physical), Tile(kind), True)
+            self.wild.remove(TILES[physical])
+            return (TILES[physical], TILES[kind], True)
         # prefer a wild of the very kind it plays, so it reads as playing itself
         pick = kind if kind in self.wild else self.wild[-1]
         self.wild.remove(pick)
-        return (Tile(pick), Tile(kind), True)
+        return (TILES[pick], TILES[kind], True)
 
     def take(self, kind: int) -> _Slot:
         return self.take_real(kind) or self.take_wild(kind)
@@ -56,15 +59,8 @@ class _Pool:
         assert slot is not None and win == plays
         return slot
 
-    def keys(self) -> list[int]:
-        ks = [0, 0, 0, 0]
-        for k, n in enumerate(self.real):
-            if n:
-                ks[k // 9] += n << (3 * (k % 9))
-        return ks
-
     def feasible(self, pair: bool) -> bool:
-        k = self.keys()
+        k = self.packed
         return T.wilds_needed(k[0], k[1], k[2], k[3], pair) <= len(self.wild)
 
 
@@ -75,36 +71,36 @@ def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group
 def _split(pool: _Pool, pair: bool) -> list[Group]:
     """Split the pool into melds (+ a pair) — it is known to be feasible."""
     groups: list[Group] = []
+    real, packed, one = pool.real, pool.packed, T.ONE
     while True:
-        i = next((k for k in range(34) if pool.real[k]), None)
+        i = next((k for k in range(34) if real[k]), None)
         if i is None:
             break
-        options: list[tuple[str, list[int], bool]] = [("triplet", [i, i, i], False)]
+        s, p = divmod(i, 9)
+        options: list[tuple[str, tuple[int, ...]]] = [("triplet", (i, i, i))]
         if pair:
-            options.append(("pair", [i, i], True))
-        if i < 27 and i % 9 <= 6:
-            options.append(("sequence", [i, i + 1, i + 2], False))
-        if i < 27 and i % 9 >= 1:
-            options.append(("sequence", [i - 1, i, i + 1], False))
-        if i < 27 and i % 9 >= 2:
-            options.append(("sequence", [i - 2, i - 1, i], False))
-        for kind, kinds, is_pair in options:
-            saved_real, saved_wild = list(pool.real), list(pool.wild)
-            slots = []
-            ok = True
+            options.append(("pair", (i, i)))
+        if s < 3:
+            options += [("sequence", (i - d, i - d + 1, i - d + 2)) for d in (0, 1, 2) if 0 <= p - d <= 6]
+        for kind, kinds in options:
+            # try the option on a copy of the packed suit before touching the pool
+            key, need = packed[s], 0
             for k in kinds:
-                s = pool.take_real(k)
-                if s is None:
-                    if not pool.wild:
-                        ok = False
-                        break
-                    s = pool.take_wild(k)
-                slots.append(s)
-            if ok and pool.feasible(pair and not is_pair):
-                groups.append(_group(kind, slots))
-                pair = pair and not is_pair
+                pos = k - 9 * s
+                if (key >> (3 * pos)) & 7:
+                    key -= one[pos]
+                else:
+                    need += 1
+            left = len(pool.wild) - need
+            if left < 0:
+                continue
+            keys = list(packed)
+            keys[s] = key
+            after_pair = pair and kind != "pair"
+            if T.wilds_needed(keys[0], keys[1], keys[2], keys[3], after_pair) <= left:
+                groups.append(_group(kind, [pool.take(k) for k in kinds]))
+                pair = after_pair
                 break
-            pool.real, pool.wild = saved_real, saved_wild
         else:  # pragma: no cover - the caller checked feasibility
             raise AssertionError("arrangement search failed on a feasible hand")
     # wilds left over group among themselves, each playing the first one's kind
@@ -194,14 +190,13 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
             prefer = [start + 1] if variant == "zw_in" else None
             if prefer is not None:
                 g = groups[start + 1]
-                j = g.plays.index(Tile(4))
+                j = g.plays.index(TILES[4])
                 groups[start + 1] = Group(g.kind, g.tiles, g.plays, g.wild, j)
             else:
                 groups = _mark_winning(groups, win, win_wild)
     for m in h.melds:
         wild = m.tile in wilds
         groups.append(Group(m.type.value, (m.tile,) * m.size, (m.tile,) * m.size, (wild,) * m.size))
-    _check_tiles(groups, tiles)
     return Arrangement(
         tuple(groups),
         win,
@@ -212,9 +207,3 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
         suben_rule=h.rules.suben,
         exposed_wild_tiles=sum(m.size for m in h.melds if m.tile in wilds),
     )
-
-
-def _check_tiles(groups: list[Group], tiles: list[Tile]) -> None:
-    got = counts_of(t for g in groups if not g.exposed for t in g.tiles)
-    if got != counts_of(tiles):  # pragma: no cover - guards the rebuild itself
-        raise AssertionError("rebuilt arrangement does not use exactly the hand's tiles")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntFlag
 
-from .tiles import Tile, format_tiles
+from .tiles import Tile
 
 __all__ = [
     "Flag",
@@ -77,7 +77,7 @@ class Group:
         return {
             "kind": self.kind,
             "tiles": [str(t) for t in self.tiles],
-            "plays": format_tiles(self.plays),
+            "plays": [str(t) for t in self.plays],
             "wild": list(self.wild),
             "winning": self.winning,
         }
@@ -283,8 +283,12 @@ def fan_of(flags: int) -> int:
     return core << n
 
 
+_ELEMENT_BITS = tuple((int(e.flag), e) for e in ELEMENTS)
+
+
 def elements_of(flags: int) -> tuple[type[Element], ...]:
-    return tuple(e for e in ELEMENTS if flags & e.flag)
+    f = int(flags)  # plain int ops: IntFlag's operators are slow on hot paths
+    return tuple(e for bit, e in _ELEMENT_BITS if f & bit)
 
 
 def combination_name(flags: int, double_hundiao: bool = False) -> str:

@@ -23,6 +23,7 @@ __all__ = [
     "wild_kinds",
     "successor",
     "NUM_KINDS",
+    "TILES",
     "SUITS",
 ]
 
@@ -99,6 +100,7 @@ class Tile(int):
 
 
 _TILES: list[Tile] = [int.__new__(Tile, k) for k in range(NUM_KINDS)]
+TILES: tuple[Tile, ...] = tuple(_TILES)  # TILES[k] is Tile(k) without the argument check
 
 # Chinese names: each maps to (suit index or None for honours, value)
 _CN_NUMBER = {c: i for i, c in enumerate(_NUMERALS)} | {"伍": 4, "幺": 0}
