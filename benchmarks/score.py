@@ -41,7 +41,7 @@ from tjmj.waits import waits
 
 # The peer's JSON batch: the same JSON lines as `tjmj score --batch -` reads ({"hand", "draw", ...}),
 # parsed to kinds 0..33 (m, p, s, z), converted to 136-format, scored as a closed tsumo.
-PEER_BATCH_SCRIPT = r'''
+PEER_BATCH_SCRIPT = r"""
 import json
 import sys
 
@@ -88,7 +88,7 @@ def main():
 
 
 main()
-'''
+"""
 
 
 # --------------------------------------------------------------------------------------
@@ -318,9 +318,8 @@ def run_batch(cmd: list[str], input_path: Path, n: int) -> tuple[float, dict[str
     info: dict[str, object] = {"rc": p.returncode, "lines": len(lines)}
     if p.returncode != 0 or len(lines) != n:
         err = p.stderr.decode("utf-8", "replace").strip().splitlines()
-        info["failure"] = (
-            f"exit status {p.returncode}, {len(lines)} output line(s) for {n} input lines"
-            + (f"; stderr: {err[-1][:200]}" if err else "")
+        info["failure"] = f"exit status {p.returncode}, {len(lines)} output line(s) for {n} input lines" + (
+            f"; stderr: {err[-1][:200]}" if err else ""
         )
         return dt, info
     ok = 0
@@ -443,33 +442,62 @@ def main(argv: list[str] | None = None) -> int:
     comp = composition(hs)
     stats = Stats()
 
+    estimate = peer_estimate(hs, stats)  # one peer measurement, shared by rows 2a, 2b, 2c
     rows = [
-        Row("complete_random", "completeness: random 14 tiles  (Scorer.is_complete | Agari.is_agari)", n,
-            ours_is_complete(hs.random_ours), peer_is_agari(hs.random_counts), 1.0),
-        Row("complete_complete", "completeness: complete hands   (Scorer.is_complete | Agari.is_agari)", n,
-            ours_is_complete([(s, c) for s, c, *_ in hs.complete_ours]), peer_is_agari(hs.peer_counts), 1.0),
-        Row("evaluate", "2a full scoring, bot API       (Scorer.evaluate+can_win | estimate_hand_value)", n,
-            ours_evaluate(hs), peer_estimate(hs, stats), 5.0),
-        Row("score", "2b full scoring, checked API   (score()+name+codes | estimate_hand_value)", n,
-            ours_score(hs), peer_estimate(hs, stats), 5.0),
-        Row("score_arrangement", "2c 2b + .arrangement           (| estimate_hand_value)", n,
-            ours_score_arrangement(hs, stats), peer_estimate(hs, stats)),
+        Row(
+            "complete_random",
+            "completeness: random 14 tiles  (Scorer.is_complete | Agari.is_agari)",
+            n,
+            ours_is_complete(hs.random_ours),
+            peer_is_agari(hs.random_counts),
+            1.0,
+        ),
+        Row(
+            "complete_complete",
+            "completeness: complete hands   (Scorer.is_complete | Agari.is_agari)",
+            n,
+            ours_is_complete([(s, c) for s, c, *_ in hs.complete_ours]),
+            peer_is_agari(hs.peer_counts),
+            1.0,
+        ),
+        Row(
+            "evaluate",
+            "2a full scoring, bot API       (Scorer.evaluate+can_win | estimate_hand_value)",
+            n,
+            ours_evaluate(hs),
+            estimate,
+            5.0,
+        ),
+        Row(
+            "score",
+            "2b full scoring, checked API   (score()+name+codes | estimate_hand_value)",
+            n,
+            ours_score(hs),
+            estimate,
+            5.0,
+        ),
+        Row(
+            "score_arrangement",
+            "2c 2b + .arrangement           (| estimate_hand_value)",
+            n,
+            ours_score_arrangement(hs, stats),
+            estimate,
+        ),
         Row("waits", "3  waits() on 13 tiles         (no peer equivalent)", n, ours_waits(hs), None),
     ]
     batch = Row("batch", "4  JSON-lines batch, whole process (tjmj score --batch - | peer script)", n, target=2.0)
 
     # warm-up: one untimed pass of everything (fills the memoised per-suit tables, imports, caches)
     say(f"tjmj benchmark: {n} hands per set, seed {args.seed}, best of {repeat}; warming up …", flush=True)
-    peer_done: dict[int, int] = {}
+    checks: dict[int, int] = {}
     for row in rows:
         for side in ("ours", "peer"):
             f = getattr(row, side)
             if f is None:
                 continue
-            key = id(f)
-            v = f()
-            setattr(row, f"{side}_check", v)
-            peer_done[key] = v
+            if id(f) not in checks:
+                checks[id(f)] = f()
+            setattr(row, f"{side}_check", checks[id(f)])
 
     # batch inputs and a first (untimed) run of each command
     tmp = Path(tempfile.mkdtemp(prefix="tjmj-bench-"))
@@ -479,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     ours_in.write_text("".join(json.dumps(h.to_batch(), ensure_ascii=False) + "\n" for h in hs.complete), "utf-8")
     peer_in.write_text("".join(json.dumps(h.to_batch(), ensure_ascii=False) + "\n" for h in hs.peer_complete), "utf-8")
     peer_script.write_text(PEER_BATCH_SCRIPT, "utf-8")
+    empty_in = tmp / "empty.jsonl"  # for the start-up cost alone (interpreter, imports)
+    empty_in.write_text("", "utf-8")
+    startup = {"ours": float("inf"), "peer": float("inf")}
     ours_cmd = tjmj_command()
     peer_cmd = [sys.executable, str(peer_script)]
     batch_ok = False
@@ -500,18 +531,28 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"the peer batch script failed: {pinfo['failure']}")
     batch.peer_check = pinfo.get("ok")  # type: ignore[assignment]
 
-    # timed runs, interleaved: in each repeat, every row's ours then peer
+    # timed runs, interleaved: in each repeat, every row's ours then peer (a peer function
+    # shared by several rows is timed once per repeat, next to the first of them)
+    best: dict[int, float] = {}
     for i in range(repeat):
         say(f"  run {i + 1}/{repeat} …", flush=True)
+        timed: set[int] = set()
         for row in rows:
-            if row.ours is not None:
-                row.ours_t = min(row.ours_t, time_once(row.ours)[0])
-            if row.peer is not None:
-                row.peer_t = min(row.peer_t, time_once(row.peer)[0])
+            for f in (row.ours, row.peer):
+                if f is not None and id(f) not in timed:
+                    timed.add(id(f))
+                    best[id(f)] = min(best.get(id(f), float("inf")), time_once(f)[0])
         if batch_ok:
             batch.ours_t = min(batch.ours_t, run_batch(ours_cmd, ours_in, n)[0])  # type: ignore[arg-type]
+            startup["ours"] = min(startup["ours"], run_batch(ours_cmd, empty_in, 0)[0])  # type: ignore[arg-type]
         batch.peer_t = min(batch.peer_t, run_batch(peer_cmd, peer_in, n)[0])
+        startup["peer"] = min(startup["peer"], run_batch(peer_cmd, empty_in, 0)[0])
     shutil.rmtree(tmp, ignore_errors=True)
+    for row in rows:
+        if row.ours is not None:
+            row.ours_t = best[id(row.ours)]
+        if row.peer is not None:
+            row.peer_t = best[id(row.peer)]
 
     if stats.arrangement_errors:
         notes.append(
@@ -522,21 +563,34 @@ def main(argv: list[str] | None = None) -> int:
         notes.append(f"estimate_hand_value errors: {stats.peer_errors}")
     if batch.note:
         notes.append(f"4: {batch.note}")
+    startup_s = {k: (None if v == float("inf") else round(v, 3)) for k, v in startup.items()}
+    if batch_ok:
+        notes.append(
+            f"4: process start-up on empty input: tjmj {startup_s['ours']:.2f} s, peer script {startup_s['peer']:.2f} s"
+            f" (included above); the tjmj batch answers with the arrangement on every line"
+        )
     results = [r.result() for r in [*rows, batch]]
     elapsed = time.perf_counter() - t_start
 
     if args.json:
-        print(json.dumps({
-            "machine": mach,
-            "n": n,
-            "seed": args.seed,
-            "repeat": repeat,
-            "composition": comp,
-            "results": results,
-            "arrangement_errors": stats.arrangement_errors,
-            "notes": notes,
-            "elapsed_s": round(elapsed, 1),
-        }, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {
+                    "machine": mach,
+                    "n": n,
+                    "seed": args.seed,
+                    "repeat": repeat,
+                    "composition": comp,
+                    "results": results,
+                    "batch_startup_s": startup_s,
+                    "arrangement_errors": stats.arrangement_errors,
+                    "notes": notes,
+                    "elapsed_s": round(elapsed, 1),
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
 
     m = mach
@@ -545,15 +599,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"python:  {m['python']}; tjmj {m['tjmj']}, mahjong {m['mahjong']}")
     print(f"hands:   {n} per set, seed {args.seed}, best of {repeat} interleaved runs after one warm-up pass")
     c = comp
-    print(f"  random 14-tile hands: {c['random_complete_tjmj']} complete with wilds (tjmj),"
-          f" {c['random_agari_mahjong']} agari without (mahjong)")
-    print(f"  tjmj complete hands:  {c['complete_with_wilds']} with wilds (0/1/2/3/4+ wild tiles:"
-          f" {'/'.join(map(str, c['complete_wild_histogram']))}), {c['complete_with_melds']} with a meld,"
-          f" {c['complete_with_kong_draw']} kong draws; {c['complete_fan_ge_2']} score ≥ 2 fan,"
-          f" {c['complete_can_win']} may win (min_fan)")
-    print(f"  peer complete hands:  no wilds, no melds, closed tsumo; {c['peer_complete_agari']} agari,"
-          f" {batch.peer_check if batch.peer_check is not None else '?'} scored without error in the batch,"
-          f" {rows[2].peer_check} in process")
+    print(
+        f"  random 14-tile hands: {c['random_complete_tjmj']} complete with wilds (tjmj),"
+        f" {c['random_agari_mahjong']} agari without (mahjong)"
+    )
+    print(
+        f"  tjmj complete hands:  {c['complete_with_wilds']} with wilds (0/1/2/3/4+ wild tiles:"
+        f" {'/'.join(map(str, c['complete_wild_histogram']))}), {c['complete_with_melds']} with a meld,"
+        f" {c['complete_with_kong_draw']} kong draws; {c['complete_fan_ge_2']} score ≥ 2 fan,"
+        f" {c['complete_can_win']} may win (min_fan)"
+    )
+    print(
+        f"  peer complete hands:  no wilds, no melds, closed tsumo; {c['peer_complete_agari']} agari,"
+        f" {batch.peer_check if batch.peer_check is not None else '?'} scored without error in the batch,"
+        f" {rows[2].peer_check} in process"
+    )
     print()
     print_table(results)
     if notes:
