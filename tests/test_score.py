@@ -207,3 +207,21 @@ def test_hundiao_dragon_with_an_exposed_meld_r5_1():
     r = score("123456789s4p", "1z", "4p", "[777z]")
     assert r.fan == 8 and r.name == "混儿吊龙"
     check_arrangement(r)
+
+
+def test_scorer_is_complete_on_random_and_near_complete_hands():
+    """The early-exit completeness check agrees with the full evaluation (R5)."""
+    from tjmj.samples import random_hand
+
+    rng = random.Random(9)
+    for i in range(3000):
+        h = random_hand(rng) if i % 2 else random_complete_hand(rng, max_melds=0)
+        counts = counts_of(list(h.concealed) + [h.draw])
+        if i % 4 == 0:  # swap one tile: near-complete hands exercise every early exit
+            k = rng.choice([k for k in range(34) if counts[k]])
+            j = rng.choice([j for j in range(34) if counts[j] < 3 and j != h.indicator])
+            counts[k] -= 1
+            counts[j] += 1
+        sc = Scorer(h.indicator)
+        win = h.draw if counts[h.draw] else next(k for k in range(34) if counts[k])
+        assert sc.is_complete(counts) == (sc.evaluate(counts, win) is not None)

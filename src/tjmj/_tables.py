@@ -116,3 +116,50 @@ def wilds_needed(k0: int, k1: int, k2: int, k3: int, pair: bool) -> int:
     if pair:
         return a + b + c + z + min(2, ad, bd, cd, zd)
     return a + b + c + z
+
+
+# One group of a suit's decomposition: (kind, positions played, which slots are wilds).
+SuitGroup = tuple[str, tuple[int, ...], tuple[bool, ...]]
+
+
+@cache
+def decompose(c: tuple[int, ...], pair: bool, honors: bool) -> tuple[SuitGroup, ...]:
+    """The groups of one suit reaching :func:`_min_wilds` (the arrangement behind the count).
+
+    Memoised like the counts, so rebuilding a best arrangement costs a lookup per suit.
+    """
+    target = _min_wilds(c, pair, honors)
+    n = len(c)
+    i = 0
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return (("pair", (0, 0), (True, True)),) if pair else ()
+    x = c[i]
+
+    def rest(*used: int) -> tuple[int, ...]:
+        lst = list(c)
+        for k in used:
+            lst[k] -= 1
+        return tuple(lst)
+
+    options: list[tuple[SuitGroup, tuple[int, ...], bool, int]] = []
+    for k in range(min(x, 3), 0, -1):
+        options.append((("triplet", (i, i, i), (False,) * k + (True,) * (3 - k)), (i,) * k, pair, 3 - k))
+    if pair:
+        for k in range(min(x, 2), 0, -1):
+            options.append((("pair", (i, i), (False,) * k + (True,) * (2 - k)), (i,) * k, False, 2 - k))
+    if not honors:
+        if i + 2 < n and c[i + 1] and c[i + 2]:
+            options.append((("sequence", (i, i + 1, i + 2), (False, False, False)), (i, i + 1, i + 2), pair, 0))
+        if i + 1 < n and c[i + 1]:
+            seq = (i, i + 1, i + 2) if i + 2 < n else (i - 1, i, i + 1)
+            mask = (False, False, True) if i + 2 < n else (True, False, False)
+            options.append((("sequence", seq, mask), (i, i + 1), pair, 1))
+        if i + 2 < n and c[i + 2]:
+            options.append((("sequence", (i, i + 1, i + 2), (False, True, False)), (i, i + 2), pair, 1))
+    for group, used, pair_after, cost in options:
+        r = rest(*used)
+        if cost + _min_wilds(r, pair_after, honors) == target:
+            return (group,) + decompose(r, pair_after, honors)
+    raise AssertionError("no decomposition reaches the minimum")  # pragma: no cover

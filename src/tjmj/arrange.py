@@ -69,46 +69,35 @@ def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group
 
 
 def _split(pool: _Pool, pair: bool) -> list[Group]:
-    """Split the pool into melds (+ a pair) — it is known to be feasible."""
+    """Split the pool into melds (+ a pair) — it is known to be feasible.
+
+    Each suit takes its memoised fewest-wild decomposition; the pair goes to the suit where it
+    costs least (or is two wilds), exactly as :func:`tjmj._tables.wilds_needed` counts.
+    """
+    keys = pool.packed
+    entries = [T.NUM[keys[0]], T.NUM[keys[1]], T.NUM[keys[2]], T.HON[keys[3]]]
+    pair_suit = -1
+    if pair:
+        best = 2  # a pair of two wilds
+        for s, (_, d) in enumerate(entries):
+            if d < best:
+                best, pair_suit = d, s
     groups: list[Group] = []
-    real, packed, one = pool.real, pool.packed, T.ONE
-    while True:
-        i = next((k for k in range(34) if real[k]), None)
-        if i is None:
-            break
-        s, p = divmod(i, 9)
-        options: list[tuple[str, tuple[int, ...]]] = [("triplet", (i, i, i))]
-        if pair:
-            options.append(("pair", (i, i)))
-        if s < 3:
-            options += [("sequence", (i - d, i - d + 1, i - d + 2)) for d in (0, 1, 2) if 0 <= p - d <= 6]
-        for kind, kinds in options:
-            # try the option on a copy of the packed suit before touching the pool
-            key, need = packed[s], 0
-            for k in kinds:
-                pos = k - 9 * s
-                if (key >> (3 * pos)) & 7:
-                    key -= one[pos]
-                else:
-                    need += 1
-            left = len(pool.wild) - need
-            if left < 0:
-                continue
-            keys = list(packed)
-            keys[s] = key
-            after_pair = pair and kind != "pair"
-            if T.wilds_needed(keys[0], keys[1], keys[2], keys[3], after_pair) <= left:
-                groups.append(_group(kind, [pool.take(k) for k in kinds]))
-                pair = after_pair
-                break
-        else:  # pragma: no cover - the caller checked feasibility
-            raise AssertionError("arrangement search failed on a feasible hand")
+    for s in range(4):
+        if not keys[s]:
+            continue
+        c = T.unpack(keys[s], 7 if s == 3 else 9)
+        base = 9 * s
+        for kind, positions, mask in T.decompose(c, s == pair_suit, s == 3):
+            slots = [pool.take_wild(base + p) if w else pool.take_real(base + p) for p, w in zip(positions, mask)]
+            groups.append(_group(kind, slots))  # type: ignore[arg-type]
+    if pair and pair_suit < 0:
+        kind = pool.wild[0]
+        groups.append(_group("pair", [pool.take_wild(kind), pool.take_wild(kind)]))
     # wilds left over group among themselves, each playing the first one's kind
     while pool.wild:
-        n = 2 if pair else 3
         kind = pool.wild[0]
-        groups.append(_group("pair" if pair else "triplet", [pool.take_wild(kind) for _ in range(n)]))
-        pair = False
+        groups.append(_group("triplet", [pool.take_wild(kind) for _ in range(3)]))
     return groups
 
 

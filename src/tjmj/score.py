@@ -487,7 +487,7 @@ class Scorer:
     here: the caller (engine, bot) owns a legal hand.  :func:`score` is the checked form.
     """
 
-    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc")
+    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc", "_masks")
 
     def __init__(self, indicator: TileLike, rules: Rules = CLASSIC) -> None:
         ind = _tile(indicator, "indicator")
@@ -497,6 +497,10 @@ class Scorer:
         self._suben = rules.suben and self.wild_suit >= 0
         ws = list(self.wilds) + [self.wilds[0]] * (3 - len(self.wilds))
         self._wa, self._wb, self._wc = ws  # repeated kinds are harmless: zeroed twice
+        masks = [~0, ~0, ~0, ~0]  # clear the wild kinds' counts from the packed suits
+        for k in self.wilds:
+            masks[k // 9] &= ~(7 << (3 * (k % 9)))
+        self._masks = tuple(masks)
 
     def _keys(self, c: Sequence[int]) -> tuple[list[int], int]:
         wa, wb, wc = self._wa, self._wb, self._wc
@@ -515,9 +519,37 @@ class Scorer:
         return nk, w
 
     def is_complete(self, counts: Sequence[int]) -> bool:
-        """4 melds + a pair with wilds standing in (the melds already exposed are implied)."""
-        nk, w = self._keys(counts)
-        return _need(nk[0], nk[1], nk[2], nk[3], True) <= w
+        """4 melds + a pair with wilds standing in (the melds already exposed are implied).
+
+        Suit by suit, stopping as soon as the wilds the suits need so far exceed those held:
+        random hands are mostly rejected on the honours alone.
+        """
+        c = counts
+        wa, wb, wc = self._wa, self._wb, self._wc
+        w = c[wa] + (c[wb] if wb != wa else 0) + (c[wc] if wc != wa and wc != wb else 0)
+        mask = self._masks
+        z = (c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18) & mask[3]
+        # a suit needs at least min(n0, n0 + d) wilds whichever suit holds the pair
+        z0, zd = _HON[z]
+        low = z0 + (zd if zd < 0 else 0)
+        if low > w:
+            return False
+        k0 = (c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21
+              | c[8] << 24) & mask[0]
+        a0, ad = _NUM[k0]
+        low += a0 + (ad if ad < 0 else 0)
+        if low > w:
+            return False
+        k1 = (c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
+              | c[17] << 24) & mask[1]
+        b0, bd = _NUM[k1]
+        low += b0 + (bd if bd < 0 else 0)
+        if low > w:
+            return False
+        k2 = (c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
+              | c[26] << 24) & mask[2]
+        c0, cd = _NUM[k2]
+        return z0 + a0 + b0 + c0 + min(2, ad, bd, cd, zd) <= w
 
     def evaluate(
         self, counts: Sequence[int], win: int, melds: int = 0, gold_kongs: int = 0, kong_draw: bool = False
