@@ -163,3 +163,20 @@ def decompose(c: tuple[int, ...], pair: bool, honors: bool) -> tuple[SuitGroup, 
         if cost + _min_wilds(r, pair_after, honors) == target:
             return (group,) + decompose(r, pair_after, honors)
     raise AssertionError("no decomposition reaches the minimum")  # pragma: no cover
+
+
+class _DecompTable(dict[tuple[int, bool], tuple[SuitGroup, ...]]):
+    """(packed suit, holds the pair) -> :func:`decompose` of it, without unpacking per call."""
+
+    def __init__(self, positions: int) -> None:
+        super().__init__()
+        self.positions = positions
+
+    def __missing__(self, key: tuple[int, bool]) -> tuple[SuitGroup, ...]:
+        v = decompose(unpack(key[0], self.positions), key[1], self.positions == 7)
+        self[key] = v
+        return v
+
+
+DECOMP_NUM = _DecompTable(9)
+DECOMP_HON = _DecompTable(7)

@@ -65,7 +65,8 @@ class _Pool:
 
 
 def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group:
-    return Group(kind, tuple(s[0] for s in slots), tuple(s[1] for s in slots), tuple(s[2] for s in slots), win_index)
+    tiles, plays, wild = zip(*slots)
+    return Group(kind, tiles, plays, wild, win_index)
 
 
 def _split(pool: _Pool, pair: bool) -> list[Group]:
@@ -83,12 +84,12 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
             if d < best:
                 best, pair_suit = d, s
     groups: list[Group] = []
+    tables = (T.DECOMP_NUM, T.DECOMP_NUM, T.DECOMP_NUM, T.DECOMP_HON)
     for s in range(4):
         if not keys[s]:
             continue
-        c = T.unpack(keys[s], 7 if s == 3 else 9)
         base = 9 * s
-        for kind, positions, mask in T.decompose(c, s == pair_suit, s == 3):
+        for kind, positions, mask in tables[s][keys[s], s == pair_suit]:
             slots = [pool.take_wild(base + p) if w else pool.take_real(base + p) for p, w in zip(positions, mask)]
             groups.append(_group(kind, slots))  # type: ignore[arg-type]
     if pair and pair_suit < 0:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntFlag
+from typing import NamedTuple
 
-from .tiles import Tile
+from .tiles import TILE_TEXT, Tile
 
 __all__ = [
     "Flag",
@@ -39,14 +40,14 @@ class Flag(IntFlag):
     TIANHU = 128
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(NamedTuple):
     """One group of an arrangement.
 
     ``kind`` is ``pair``, ``sequence``, ``triplet`` (concealed) or an exposed meld type
     (``pon``, ``kong``, ``added_kong``, ``ankong``).  ``tiles`` are the physical tiles,
     ``plays`` the kind each one plays, ``wild`` which of them are wild tiles, and ``winning``
-    the index of the winning tile in this group (None if it is elsewhere).
+    the index of the winning tile in this group (None if it is elsewhere).  A named tuple:
+    an arrangement is rebuilt for every scored hand, and tuples are cheap to make.
     """
 
     kind: str
@@ -76,8 +77,8 @@ class Group:
     def to_dict(self) -> dict[str, object]:
         return {
             "kind": self.kind,
-            "tiles": [str(t) for t in self.tiles],
-            "plays": [str(t) for t in self.plays],
+            "tiles": [TILE_TEXT[t] for t in self.tiles],
+            "plays": [TILE_TEXT[t] for t in self.plays],
             "wild": list(self.wild),
             "winning": self.winning,
         }
@@ -291,21 +292,24 @@ def elements_of(flags: int) -> tuple[type[Element], ...]:
     return tuple(e for bit, e in _ELEMENT_BITS if f & bit)
 
 
+_L, _Z, _H, _B, _S, _G, _SB, _TH = (int(f) for f in Flag)
+
+
 def combination_name(flags: int, double_hundiao: bool = False) -> str:
     """The display name of R5.3, e.g. 双混儿捉伍儿本混儿龙.
 
     Built in one fixed order (杠开, 混儿吊/素, 捉伍儿, 本混儿, 龙); R5.3 itself writes one name
     in another order (杠开本混儿捉伍儿龙): see docs/rules-notes.md.
     """
-    f = Flag(flags)
-    tianhu = "天胡" if f & Flag.TIANHU else ""
-    f &= ~Flag.TIANHU
+    f = int(flags)  # plain int bit tests: IntFlag's operators are slow
+    tianhu = "天胡" if f & _TH else ""
+    f &= ~_TH
     if f == 0:
         return tianhu or "提溜"
-    if f == Flag.GANGKAI | Flag.SU:
+    if f == _G | _S:
         return tianhu + "没混儿杠开"
     parts: list[str] = []
-    gk, su, hd, zw, ln = (bool(f & x) for x in (Flag.GANGKAI, Flag.SU, Flag.HUNDIAO, Flag.ZHUOWU, Flag.LONG))
+    gk, su, hd, zw, ln = f & _G, f & _S, f & _H, f & _Z, f & _L
     if gk:
         parts.append("杠开")
     if su:
@@ -313,16 +317,16 @@ def combination_name(flags: int, double_hundiao: bool = False) -> str:
     if hd:
         if double_hundiao and zw:
             parts.append("双混儿")
-        elif double_hundiao and f == Flag.HUNDIAO:
+        elif double_hundiao and f == _H:
             parts.append("双混儿吊")
         else:
             parts.append("混儿吊")
-    if f & Flag.SUBEN:
+    if f & _SB:
         parts.append("素本伍" if zw else "素本")
     else:
         if zw:
             parts.append("伍儿" if (hd or su) and not ln and not gk else "捉伍儿")
-        if f & Flag.BENHUN:
+        if f & _B:
             parts.append("本混儿")
     if ln:
         parts.append("龙")

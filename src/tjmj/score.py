@@ -27,7 +27,7 @@ from .elements import (
 )
 from .meld import Meld, MeldType, parse_melds
 from .rules import CLASSIC, Rules
-from .tiles import Tile, TileError, counts_of, format_tiles, parse_tiles, wild_kinds
+from .tiles import Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
 __all__ = ["score", "ScoreResult", "HandInput", "prepare", "evaluate", "InvalidHand"]
 
@@ -53,9 +53,10 @@ MeldsLike = str | Iterable[Meld | str | dict]
 def _tiles(x: TilesLike, what: str) -> list[Tile]:
     if isinstance(x, str):
         return parse_tiles(x)
-    out = []
-    for t in x:
-        out.append(t if isinstance(t, Tile) else Tile(t))
+    out = list(x)
+    for i, t in enumerate(out):
+        if type(t) is not Tile:
+            out[i] = Tile(t)
     return out
 
 
@@ -141,16 +142,19 @@ def prepare(
             raise InvalidHand(
                 f"meld {m} is a {m.type.value} of the wild kind {m.tile} ({m.tile.chinese}); wilds cannot be ponged (R2)"
             )
-    allt = list(tiles) + ([d] if d is not None else [])
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    if d is not None:
+        c[d] += 1
     for m in ms:
-        allt.extend([m.tile] * m.size)
+        c[m.tile] += m.size
     if indicator_visible:
-        allt.append(ind)
-    c = counts_of(allt)
-    for k, n in enumerate(c):
-        if n > 4:
-            extra = " (the face-up indicator counts as one)" if indicator_visible and k == ind else ""
-            raise InvalidHand(f"{n} copies of {Tile(k)} ({Tile(k).chinese}) in hand, draw and melds{extra}; only 4 exist")
+        c[ind] += 1
+    if max(c) > 4:
+        k = next(k for k, n in enumerate(c) if n > 4)
+        extra = " (the face-up indicator counts as one)" if indicator_visible and k == ind else ""
+        raise InvalidHand(f"{c[k]} copies of {Tile(k)} ({Tile(k).chinese}) in hand, draw and melds{extra}; only 4 exist")
     if kong_draw and not any(m.type.is_kong for m in ms):
         raise InvalidHand("kong_draw (杠开) needs a kong among the melds: a replacement draw follows a kong (R4)")
     return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules)  # type: ignore[arg-type]
@@ -299,47 +303,49 @@ def is_double_hundiao(struct: tuple) -> bool:
     return struct[0] == "hd2" or (len(struct) > 2 and struct[2] == "hd2")
 
 
-def _pack(counts: Sequence[int]) -> list[int]:
-    keys = [0, 0, 0, 0]
-    for k in range(34):
-        n = counts[k]
-        if n:
-            s = k // 9
-            keys[s] += n << (3 * (k - 9 * s))
-    return keys
+def _pack(c: Sequence[int]) -> list[int]:
+    """The four packed suits of a 34-entry count list (unrolled: this is on every hot path)."""
+    return [
+        c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21 | c[8] << 24,
+        c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
+        | c[17] << 24,
+        c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
+        | c[26] << 24,
+        c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18,
+    ]
 
 
-@dataclass(frozen=True)
 class _Core:
-    """The evaluation inputs derived from a HandInput."""
+    """The evaluation inputs derived from a HandInput (see :func:`evaluate`)."""
 
-    nk: list[int]
-    w: int
-    win: int
-    ww: bool
-    m: int
-    wild_suit: int
-    su: bool
-    suben_nk: list[int] | None
+    __slots__ = ("nk", "w", "win", "ww", "m", "wild_suit", "su", "suben_nk")
+
+    def __init__(self, nk: list[int], w: int, win: int, ww: bool, m: int, wild_suit: int, su: bool,
+                 suben_nk: list[int] | None) -> None:
+        self.nk, self.w, self.win, self.ww, self.m = nk, w, win, ww, m
+        self.wild_suit, self.su, self.suben_nk = wild_suit, su, suben_nk
 
 
 def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
-    tiles = list(h.concealed) + [h.draw]
+    c = [0] * 34
+    for t in h.concealed:
+        c[t] += 1
+    c[h.draw] += 1
     win = h.draw if win is None else win
     wilds = h.wilds
-    c = counts_of(tiles)
-    w = sum(c[k] for k in wilds)
-    nonwild = list(c)
+    w = 0
     for k in wilds:
-        nonwild[k] = 0
-    nk = _pack(nonwild)
+        w += c[k]
+    nk = _pack(c)
+    for k in wilds:
+        s = k // 9
+        nk[s] &= ~(7 << (3 * (k - 9 * s)))
     ws = wilds[0] // 9 if wilds[0] < 27 else -1
-    gold = h.gold_kongs
-    su = w == 0 and gold == 0
+    gold = h.gold_kongs if h.melds else 0
     suben_nk = None
     if h.rules.suben and ws >= 0 and gold == 0 and all(c[k] == 1 for k in wilds):
         suben_nk = _pack(c)
-    return _Core(nk, w, int(win), win in wilds, 4 - len(h.melds), ws, su, suben_nk)
+    return _Core(nk, w, int(win), win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
 
 
 @dataclass(frozen=True)
@@ -354,7 +360,7 @@ class ScoreResult:
     complete: bool
     win: bool
     fan: int
-    flags: Flag
+    flags: int  # Flag bits; a plain int because IntFlag arithmetic is slow on hot paths
     reason: str
     hand: HandInput = field(repr=False)
     struct: tuple = field(default=(), repr=False)
@@ -371,7 +377,7 @@ class ScoreResult:
     @property
     def double_hundiao(self) -> bool:
         """双混儿吊: the winning tile and two wilds make a meld (R5.1)."""
-        return bool(self.flags & Flag.HUNDIAO) and is_double_hundiao(self.struct)
+        return bool(self.flags & H) and is_double_hundiao(self.struct)
 
     @property
     def name(self) -> str:
@@ -423,21 +429,21 @@ def score_input(h: HandInput) -> ScoreResult:
     c = core_of(h)
     res = evaluate(c.nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, h.kong_draw, c.suben_nk)
     if res is None:
-        return ScoreResult(False, False, 0, Flag(0), "not complete: the 14 tiles do not form 4 melds and a pair (R5)", h)
+        return ScoreResult(False, False, 0, 0, "not complete: the 14 tiles do not form 4 melds and a pair (R5)", h)
     fan, flags, struct = res
     win, reason = _judge(h, fan, flags)
-    return ScoreResult(True, win, fan, Flag(flags), reason, h, struct)
+    return ScoreResult(True, win, fan, flags, reason, h, struct)
 
 
 def _score_tianhu(h: HandInput) -> ScoreResult:
     """R5.5: any complete shape wins; flat 4 fan, or 4 × the best fan over any winning tile."""
     base = core_of(h, kong_draw=False)
     if evaluate(base.nk, base.w, base.win, base.ww, base.m, base.wild_suit, base.su, False, base.suben_nk) is None:
-        return ScoreResult(False, False, 0, Flag(0), "not complete: 天胡 needs a complete hand (R5.5)", h)
+        return ScoreResult(False, False, 0, 0, "not complete: 天胡 needs a complete hand (R5.5)", h)
     if h.rules.tianhu == "flat":
         best = evaluate(base.nk, base.w, base.win, base.ww, base.m, base.wild_suit, base.su, False, base.suben_nk)
         assert best is not None
-        return ScoreResult(True, True, 4, Flag(TH), "", h, best[2], h.draw)
+        return ScoreResult(True, True, 4, TH, "", h, best[2], h.draw)
     top: tuple[int, int, tuple, Tile] | None = None
     for t in sorted(set(h.concealed) | {h.draw}):
         c = core_of(h, win=t)
@@ -446,7 +452,7 @@ def _score_tianhu(h: HandInput) -> ScoreResult:
             top = (res[0], res[1], res[2], t)
     assert top is not None
     fan, flags, struct, t = top
-    return ScoreResult(True, True, 4 * fan, Flag(flags | TH), "", h, struct, t)
+    return ScoreResult(True, True, 4 * fan, flags | TH, "", h, struct, t)
 
 
 def score(
@@ -480,6 +486,39 @@ def is_complete(hand: TilesLike, draw: TileLike, indicator: TileLike, melds: Mel
     return _need(c.nk[0], c.nk[1], c.nk[2], c.nk[3], True) <= c.w
 
 
+class _TupleTable(dict[tuple[int, ...], tuple[int, int]]):
+    """A suit's count tuple -> (n0, d) of :mod:`tjmj._tables`, the wild kinds' counts ignored.
+
+    Slicing a count list into a tuple and one lookup is cheaper in Python than packing it, so
+    the completeness check (called for every candidate discard by bots) uses these.
+    """
+
+    def __init__(self, suit: int, mask: int) -> None:
+        super().__init__()
+        self.table = _HON if suit == 3 else _NUM
+        self.mask = mask
+
+    def __missing__(self, key: tuple[int, ...]) -> tuple[int, int]:
+        packed = 0
+        for i, n in enumerate(key):
+            packed |= n << (3 * i)
+        v = self.table[packed & self.mask]
+        self[key] = v
+        return v
+
+
+_TUPLE_TABLES: dict[tuple[int, int], _TupleTable] = {}
+
+
+def _tuple_table(suit: int, mask: int) -> _TupleTable:
+    """Shared between Scorers with the same wild kinds in this suit (34 indicators at most)."""
+    key = (suit, mask)
+    t = _TUPLE_TABLES.get(key)
+    if t is None:
+        t = _TUPLE_TABLES[key] = _TupleTable(suit, mask)
+    return t
+
+
 class Scorer:
     """The scorer bound to one indicator and rule set, on 34-entry count lists (for bots).
 
@@ -487,7 +526,7 @@ class Scorer:
     here: the caller (engine, bot) owns a legal hand.  :func:`score` is the checked form.
     """
 
-    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc", "_masks")
+    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc", "_masks", "_tuple_tables")
 
     def __init__(self, indicator: TileLike, rules: Rules = CLASSIC) -> None:
         ind = _tile(indicator, "indicator")
@@ -501,6 +540,7 @@ class Scorer:
         for k in self.wilds:
             masks[k // 9] &= ~(7 << (3 * (k % 9)))
         self._masks = tuple(masks)
+        self._tuple_tables = tuple(_tuple_table(s, masks[s]) for s in range(4))
 
     def _keys(self, c: Sequence[int]) -> tuple[list[int], int]:
         wa, wb, wc = self._wa, self._wb, self._wc
@@ -527,29 +567,27 @@ class Scorer:
         c = counts
         wa, wb, wc = self._wa, self._wb, self._wc
         w = c[wa] + (c[wb] if wb != wa else 0) + (c[wc] if wc != wa and wc != wb else 0)
-        mask = self._masks
-        z = (c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18) & mask[3]
+        tm, tp, ts, tz = self._tuple_tables
         # a suit needs at least min(n0, n0 + d) wilds whichever suit holds the pair
-        z0, zd = _HON[z]
+        z0, zd = tz[tuple(c[27:34])]
         low = z0 + (zd if zd < 0 else 0)
         if low > w:
             return False
-        k0 = (c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21
-              | c[8] << 24) & mask[0]
-        a0, ad = _NUM[k0]
+        a0, ad = tm[tuple(c[0:9])]
         low += a0 + (ad if ad < 0 else 0)
         if low > w:
             return False
-        k1 = (c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
-              | c[17] << 24) & mask[1]
-        b0, bd = _NUM[k1]
+        b0, bd = tp[tuple(c[9:18])]
         low += b0 + (bd if bd < 0 else 0)
         if low > w:
             return False
-        k2 = (c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
-              | c[26] << 24) & mask[2]
-        c0, cd = _NUM[k2]
-        return z0 + a0 + b0 + c0 + min(2, ad, bd, cd, zd) <= w
+        c0, cd = ts[tuple(c[18:27])]
+        d = zd if zd < ad else ad
+        if bd < d:
+            d = bd
+        if cd < d:
+            d = cd
+        return z0 + a0 + b0 + c0 + (d if d < 2 else 2) <= w
 
     def evaluate(
         self, counts: Sequence[int], win: int, melds: int = 0, gold_kongs: int = 0, kong_draw: bool = False

@@ -12,7 +12,9 @@ Parse errors name the offending character and its position; nothing is guessed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 __all__ = [
     "Tile",
@@ -24,6 +26,7 @@ __all__ = [
     "successor",
     "NUM_KINDS",
     "TILES",
+    "TILE_TEXT",
     "SUITS",
 ]
 
@@ -93,7 +96,7 @@ class Tile(int):
         return f"{self % 9 + 1} {_SUIT_ENGLISH[self // 9]}"
 
     def __str__(self) -> str:
-        return f"{self % 9 + 1}{SUITS[self // 9]}"
+        return TILE_TEXT[self]
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
@@ -101,6 +104,7 @@ class Tile(int):
 
 _TILES: list[Tile] = [int.__new__(Tile, k) for k in range(NUM_KINDS)]
 TILES: tuple[Tile, ...] = tuple(_TILES)  # TILES[k] is Tile(k) without the argument check
+TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{SUITS[k // 9]}" for k in range(NUM_KINDS))
 
 # Chinese names: each maps to (suit index or None for honours, value)
 _CN_NUMBER = {c: i for i, c in enumerate(_NUMERALS)} | {"伍": 4, "幺": 0}
@@ -114,6 +118,9 @@ _CN_HONOR = {
 # Two-character honour spellings that must be read as one tile.
 _CN_HONOR_LONG = {"红中": 31, "紅中": 31, "发财": 32, "發財": 32, "白板": 33}
 _SEPARATORS = " \t,，、;"
+_PLAIN_MPSZ = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+_MPSZ_GROUP = re.compile(r"([1-9]+)([mpsz])")
+_SUIT_BASE = {"m": -1, "p": 8, "s": 17, "z": 26}  # + digit = kind
 
 
 def parse_tiles(text: str) -> list[Tile]:
@@ -124,7 +131,13 @@ def parse_tiles(text: str) -> list[Tile]:
     """
     if not isinstance(text, str):
         raise TileError(f"tile text must be a string, got {type(text).__name__}")
-    out: list[Tile] = []
+    if _PLAIN_MPSZ.fullmatch(text):  # the common case, read without the checks below
+        out = []
+        for digits, suit in _MPSZ_GROUP.findall(text):
+            base = _SUIT_BASE[suit]
+            out.extend([_TILES[base + int(d)] for d in digits])
+        return out
+    out = []
     digits: list[tuple[int, int]] = []  # (digit, position) waiting for a suit letter
     i, n = 0, len(text)
     while i < n:
@@ -213,6 +226,7 @@ def successor(kind: int) -> Tile:
     return _TILES[31 + (kind - 31 + 1) % 3]
 
 
+@cache
 def wild_kinds(indicator: int, count: int = 2) -> tuple[Tile, ...]:
     """The wild kinds for an indicator (R2): the indicator's kind and the next ``count - 1``."""
     if count not in (1, 2, 3):
