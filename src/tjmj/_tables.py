@@ -66,6 +66,22 @@ class _NeedTable(dict[int, tuple[int, int]]):
 
     def __missing__(self, key: int) -> tuple[int, int]:
         c = unpack(key, self.positions)
+        # the answer depends only on the shape: honours in any order, a suit shifted down
+        # (sequences cannot wrap), so equal shapes share one computation
+        if self.honors:
+            norm = tuple(sorted(c, reverse=True))
+        else:
+            i = 0
+            while i < 8 and c[i] == 0:
+                i += 1
+            norm = c[i:] + (0,) * i
+        if norm != c:
+            packed = 0
+            for j, n in enumerate(norm):
+                packed |= n << (3 * j)
+            v = self[packed]
+            self[key] = v
+            return v
         n0 = _min_wilds(c, False, self.honors)
         n1 = _min_wilds(c, True, self.honors)
         v = (n0, n1 - n0)
