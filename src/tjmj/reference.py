@@ -12,18 +12,21 @@ How the arrangements are listed
    slot of that group is filled either by a non-wild tile of the kind it plays (if one is left)
    or by a wild; slots below the lowest kind can only be wilds.  Recursing on what is left covers
    every non-wild tile in every possible way.  The wilds left over then form all-wild groups.
-2. *All-wild groups* (the one reduction, exact): no element of R5.1 looks at the kind played by
+2. *All-wild groups and plain melds* (exact reductions): no element of R5.1 looks at the kind played by
    an all-wild pair or triplet, nor by an all-wild sequence other than the nine 123/456/789
    sequences of a number suit (龙; 456m, the 捉伍儿 group, is one of them).  Elements only ask
    whether a group is a pair, a concealed meld, which of its tiles are wild, where the winning
    tile is, and the plays of dragon and 456m sequences.  So an all-wild group is one
    representative pair, one representative triplet, or one of those nine sequences.
-   By the same argument a concealed triplet or a sequence other than those nine is told apart
-   from another one only by its non-wild tiles and its number of wilds, so group multisets that
-   agree up to such melds are scored once (``_signature``).
+   By the same argument a concealed triplet, or a sequence that is neither 456m nor completes a
+   123/456/789 of its suit with two other sequences of the multiset, is told apart from another
+   such meld only by its non-wild tiles and its number of wilds (where a non-wild winning tile can
+   sit, and that a wild winning tile's partners are wilds), so group multisets that agree up to
+   such melds are scored once (``_group_views``).
 3. *Winning tile.*  A non-wild winning tile is any non-wild slot playing its kind (every copy of
    the drawn kind may be "the" winning tile, R5.2); a wild winning tile is any wild slot.
-   Placements that differ only by swapping identical slots are tried once.
+   Placements the elements cannot tell apart (the same slot of identical groups, or any wild
+   slot of a plain meld of step 2) are tried once.
 4. *Physical wilds.*  A wild's own kind enters only 素本 (it must play itself, and the hand's
    wilds must be exactly one of each wild kind) and the winning tile (fixed by step 3).  So all
    distinct assignments of the physical wilds to the wild slots are tried when the hand's wilds
@@ -96,9 +99,12 @@ def _groups_at(k: int, counts: tuple[int, ...], wilds: int, melds: int, pair: in
 
 
 def _shapes(
-    counts: tuple[int, ...], wilds: int, melds: int, pair: int, rep: int, memo: dict
+    counts: tuple[int, ...], wilds: int, melds: int, pair: int, rep: int, memo: dict, full: bool = False
 ) -> frozenset[Shape]:
-    """All group multisets (sorted tuples) covering ``counts`` non-wild tiles plus ``wilds`` wilds."""
+    """All group multisets (sorted tuples) covering ``counts`` non-wild tiles plus ``wilds`` wilds.
+
+    ``full``: all-wild groups of every kind, not only the representatives of step 2.
+    """
     key = (counts, wilds, melds, pair)
     hit = memo.get(key)
     if hit is not None:
@@ -108,11 +114,14 @@ def _shapes(
         k = next((i for i, n in enumerate(counts) if n), None)
         if k is None:
             # only wilds left: the representative groups of the module docstring, step 2
-            base: tuple[Proto, ...] = (("pair", (rep, rep), (True, True)),) if pair else ()
-            options: list[Proto] = [("triplet", (rep, rep, rep), (True, True, True))]
-            options += [("sequence", (s, s + 1, s + 2), (True, True, True)) for s in _SPECIAL_STARTS]
-            for combo in combinations_with_replacement(options, melds):
-                out.add(tuple(sorted(base + combo)))
+            kinds = range(34) if full else (rep,)
+            starts = [s for s in range(27) if s % 9 <= 6] if full else _SPECIAL_STARTS
+            bases: list[tuple[Proto, ...]] = [(("pair", (k, k), (True, True)),) for k in kinds] if pair else [()]
+            options: list[Proto] = [("triplet", (k, k, k), (True, True, True)) for k in kinds]
+            options += [("sequence", (s, s + 1, s + 2), (True, True, True)) for s in starts]
+            for base in bases:
+                for combo in combinations_with_replacement(options, melds):
+                    out.add(tuple(sorted(base + combo)))
         else:
             for group, used in _groups_at(k, counts, wilds, melds, pair):
                 left = list(counts)
@@ -120,7 +129,7 @@ def _shapes(
                     if not w:
                         left[p] -= 1
                 is_pair = group[0] == "pair"
-                rest = _shapes(tuple(left), wilds - used, melds - (not is_pair), pair - is_pair, rep, memo)
+                rest = _shapes(tuple(left), wilds - used, melds - (not is_pair), pair - is_pair, rep, memo, full)
                 for r in rest:
                     out.add(tuple(sorted((group, *r))))
     result = frozenset(out)
@@ -150,15 +159,24 @@ def _wild_assignments(
     yield out
 
 
-def _signature(shape: Shape) -> tuple:
-    """What the elements can see of a group multiset (module docstring, step 2)."""
+def _group_views(shape: Shape, full: bool = False) -> list[tuple]:
+    """What the elements can see of each group of a multiset (module docstring, step 2).
+
+    A pair and a sequence that may be in a dragon or be the 456m are seen whole; any other
+    meld only by its non-wild tiles and its number of wilds.  ``full``: every group whole.
+    """
+    if full:
+        return list(shape)
+    starts = {plays[0] for kind, plays, _ in shape if kind == "sequence"}
     out: list[tuple] = []
     for kind, plays, wild in shape:
-        if kind == "pair" or (kind == "sequence" and plays[0] in _SPECIAL_STARTS):
+        s = plays[0]
+        dragon_part = s in _SPECIAL_STARTS and all(s - s % 9 + p in starts for p in (0, 3, 6))
+        if kind == "pair" or (kind == "sequence" and (dragon_part or plays == (3, 4, 5))):
             out.append((kind, plays, wild))
         else:
             out.append(("meld", tuple(sorted(p for p, w in zip(plays, wild, strict=True) if not w)), sum(wild)))
-    return tuple(sorted(out))
+    return out
 
 
 def _dragons(shape: Shape) -> list[tuple[int, int, int] | None]:
@@ -176,8 +194,12 @@ def _dragons(shape: Shape) -> list[tuple[int, int, int] | None]:
 _TILE = tuple(Tile(k) for k in range(34))
 
 
-def arrangements(h: HandInput) -> Iterator[Arrangement]:
-    """Every arrangement of the hand, up to the exact reductions of the module docstring."""
+def arrangements(h: HandInput, full: bool = False) -> Iterator[Arrangement]:
+    """Every arrangement of the hand, up to the exact reductions of the module docstring.
+
+    ``full=True`` drops the reductions of steps 2-4 (all-wild groups of every kind, every group
+    multiset, every assignment of the physical wilds): far slower, for checking them with few wilds.
+    """
     wildset = set(h.wilds)
     tiles = [*h.concealed, h.draw]
     counts = counts_of(t for t in tiles if t not in wildset)
@@ -186,26 +208,27 @@ def arrangements(h: HandInput) -> Iterator[Arrangement]:
     if len(tiles) != 3 * melds + 2:
         return
     win_wild = h.draw in wildset
-    one_each = sorted(physical) == sorted(h.wilds)
+    one_each = full or sorted(physical) == sorted(h.wilds)
     exposed = tuple(
         Group(m.type.value, (m.tile,) * m.size, (m.tile,) * m.size, (m.tile in wildset,) * m.size) for m in h.melds
     )
     exposed_wild = sum(m.size for m in h.melds if m.tile in wildset)
     shapes: dict[tuple, Shape] = {}
-    for shape in sorted(_shapes(tuple(counts), len(physical), melds, 1, int(h.wilds[0]), {})):
-        shapes.setdefault(_signature(shape), shape)
+    for shape in sorted(_shapes(tuple(counts), len(physical), melds, 1, int(h.wilds[0]), {}, full)):
+        shapes.setdefault(tuple(sorted(_group_views(shape, full))), shape)
     for shape in shapes.values():
         wild_slots = [(gi, si) for gi, g in enumerate(shape) for si, w in enumerate(g[2]) if w]
         dragons = _dragons(shape)
-        sigs = [_signature((g,)) for g in shape]
-        # the winning tile: any slot it can be, identical slots tried once (step 3)
-        seen: set[tuple[tuple, int, bool]] = set()
+        views = _group_views(shape, full)
+        # the winning tile: any slot it can be, slots the elements cannot tell apart tried once (step 3)
+        seen: set[tuple[tuple, int | None, bool]] = set()
         for gi, g in enumerate(shape):
             for si, (play, w) in enumerate(zip(g[1], g[2], strict=True)):
                 fits = w if win_wild else (not w and play == h.draw)
-                if not fits or (sigs[gi], play, w) in seen:
+                key = (views[gi], None if views[gi][0] == "meld" else play, w)
+                if not fits or key in seen:
                     continue
-                seen.add((sigs[gi], play, w))
+                seen.add(key)
                 if win_wild:
                     others = [x for x in wild_slots if x != (gi, si)]
                     rest = list(physical)
@@ -216,16 +239,19 @@ def arrangements(h: HandInput) -> Iterator[Arrangement]:
                 else:
                     assigns = _wild_assignments(wild_slots, shape, physical, one_each)
                 for assign in assigns:
-                    groups = tuple(
-                        Group(
-                            kind,
-                            tuple(_TILE[assign[(j, i)] if wl else p] for i, (p, wl) in enumerate(zip(plays, wild))),
-                            tuple(_TILE[p] for p in plays),
-                            wild,
-                            si if j == gi else None,
+                    groups = (
+                        tuple(
+                            Group(
+                                kind,
+                                tuple(_TILE[assign[(j, i)] if wl else p] for i, (p, wl) in enumerate(zip(plays, wild))),
+                                tuple(_TILE[p] for p in plays),
+                                wild,
+                                si if j == gi else None,
+                            )
+                            for j, (kind, plays, wild) in enumerate(shape)
                         )
-                        for j, (kind, plays, wild) in enumerate(shape)
-                    ) + exposed
+                        + exposed
+                    )
                     for dragon in dragons:
                         yield Arrangement(
                             groups,
@@ -239,16 +265,16 @@ def arrangements(h: HandInput) -> Iterator[Arrangement]:
                         )
 
 
-def reference_score(h: HandInput) -> tuple[int, int, Arrangement] | None:
+def reference_score(h: HandInput, full: bool = False) -> tuple[int, int, Arrangement] | None:
     """Best ``(fan, flags, arrangement)`` over every arrangement (R5.2), or None if incomplete.
 
-    The key is (fan, flags): ties between equal fans go to the larger flag int.
+    The key is (fan, flags): ties between equal fans go to the larger flag int.  ``full``: see
+    :func:`arrangements`.
     """
     best: tuple[int, int, Arrangement] | None = None
-    for arr in arrangements(h):
+    for arr in arrangements(h, full):
         flags = flags_of(arr)
         fan = fan_of(flags)
         if best is None or (fan, flags) > (best[0], best[1]):
             best = (fan, flags, arr)
     return best
-
