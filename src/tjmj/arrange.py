@@ -85,13 +85,27 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
                 best, pair_suit = d, s
     groups: list[Group] = []
     tables = (T.DECOMP_NUM, T.DECOMP_NUM, T.DECOMP_NUM, T.DECOMP_HON)
+    real, wild, wildset = pool.real, pool.wild, pool.wildset
     for s in range(4):
         if not keys[s]:
             continue
         base = 9 * s
         for kind, positions, mask in tables[s][keys[s], s == pair_suit]:
-            slots = [pool.take_wild(base + p) if w else pool.take_real(base + p) for p, w in zip(positions, mask)]
-            groups.append(_group(kind, slots))  # type: ignore[arg-type]
+            tiles, plays = [], []
+            for p, w in zip(positions, mask):
+                k = base + p
+                if w:  # prefer a wild of the very kind it plays, so it reads as playing itself
+                    pick = k if k in wild else wild[-1]
+                    wild.remove(pick)
+                    tiles.append(TILES[pick])
+                else:
+                    real[k] -= 1
+                    tiles.append(TILES[k])
+                plays.append(TILES[k])
+            if pool.wilds_are_real:  # 素本: real slots of wild kinds are wild tiles playing themselves
+                mask = tuple(w or t in wildset for t, w in zip(tiles, mask))
+            groups.append(Group(kind, tuple(tiles), tuple(plays), mask))
+    pool.packed = [0, 0, 0, 0]  # every real tile is now placed
     if pair and pair_suit < 0:
         kind = pool.wild[0]
         groups.append(_group("pair", [pool.take_wild(kind), pool.take_wild(kind)]))

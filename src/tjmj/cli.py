@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import IO, TYPE_CHECKING, Any
 
 import click
+import orjson
 
 from . import __version__
 from .meld import Meld, MeldType, parse_melds
@@ -210,16 +211,14 @@ def batch_answer(line: str | bytes, cache: _RulesCache | None = None) -> dict[st
     """The answer to one batch line: ``ScoreResult.to_dict()`` or ``{"error": "..."}``; never raises."""
     if isinstance(line, bytes):
         try:
-            line = line.decode("utf-8")  # not json.loads(bytes): that would guess UTF-16/32 too
+            line = line.decode("utf-8")  # orjson reads UTF-8 only, but this names the bad byte
         except UnicodeDecodeError as e:
             return {"error": f"line is not valid UTF-8 ({e.reason} at byte {e.start})"}
     if not line.strip():
         return {"error": "blank line: expected a JSON object"}
     try:
-        obj = json.loads(line)
-    except RecursionError:
-        return {"error": "invalid JSON: nested too deeply"}
-    except ValueError as e:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError as e:
         return {"error": f"invalid JSON: {e}"}
     try:
         return _batch_result(obj, cache or _RulesCache())
@@ -232,7 +231,7 @@ def batch_answer(line: str | bytes, cache: _RulesCache | None = None) -> dict[st
 def run_batch(inp: IO[bytes], out: IO[bytes], *, flush_each: bool = False) -> tuple[int, int]:
     """Answer every line of ``inp`` on ``out``, one JSON line each, in order; (lines, errors)."""
     cache = _RulesCache()
-    encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    dumps = orjson.dumps  # compact UTF-8, the format json.dumps(separators=(",", ":")) writes
     write = out.write
     n = bad = 0
     for raw in inp:
@@ -240,7 +239,7 @@ def run_batch(inp: IO[bytes], out: IO[bytes], *, flush_each: bool = False) -> tu
         n += 1
         if "error" in d:
             bad += 1
-        write(encode(d).encode("utf-8") + b"\n")
+        write(dumps(d) + b"\n")
         if flush_each:
             out.flush()
     out.flush()

@@ -9,8 +9,8 @@ enumerator (:mod:`tjmj.reference`) scores every arrangement with these checks; t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import IntFlag
+from functools import cache
 from typing import NamedTuple
 
 from .tiles import TILE_TEXT, Tile
@@ -84,8 +84,7 @@ class Group(NamedTuple):
         }
 
 
-@dataclass(frozen=True)
-class Arrangement:
+class Arrangement(NamedTuple):
     """Every tile of a hand in one group, every wild given the kind it plays (R5.1).
 
     ``dragon`` holds the indices of the three groups claimed as the 龙 (or None);
@@ -99,7 +98,7 @@ class Arrangement:
     kong_draw: bool = False
     tianhu: bool = False
     suben_rule: bool = False
-    exposed_wild_tiles: int = field(default=0)
+    exposed_wild_tiles: int = 0
 
     @property
     def winning_group(self) -> Group | None:
@@ -287,6 +286,7 @@ def fan_of(flags: int) -> int:
 _ELEMENT_BITS = tuple((int(e.flag), e) for e in ELEMENTS)
 
 
+@cache
 def elements_of(flags: int) -> tuple[type[Element], ...]:
     f = int(flags)  # plain int ops: IntFlag's operators are slow on hot paths
     return tuple(e for bit, e in _ELEMENT_BITS if f & bit)
@@ -295,6 +295,7 @@ def elements_of(flags: int) -> tuple[type[Element], ...]:
 _L, _Z, _H, _B, _S, _G, _SB, _TH = (int(f) for f in Flag)
 
 
+@cache
 def combination_name(flags: int, double_hundiao: bool = False) -> str:
     """The display name of R5.3, e.g. 双混儿捉伍儿本混儿龙.
 

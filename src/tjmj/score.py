@@ -14,8 +14,7 @@ the 龙 are taken out first, then the rest is checked with the per-suit wild tab
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from typing import NamedTuple
 
 from . import _tables as T
 from .elements import (
@@ -85,9 +84,11 @@ def _melds(x: MeldsLike) -> list[Meld]:
     return out
 
 
-@dataclass(frozen=True)
-class HandInput:
-    """A validated hand: 13-tile-equivalent concealed tiles, the drawn tile, melds, indicator."""
+class HandInput(NamedTuple):
+    """A validated hand: 13-tile-equivalent concealed tiles, the drawn tile, melds, indicator.
+
+    A named tuple: one is made per scored hand, and tuples are the cheapest immutable records.
+    """
 
     concealed: tuple[Tile, ...]
     draw: Tile
@@ -97,6 +98,7 @@ class HandInput:
     kong_draw: bool = False
     tianhu: bool = False
     rules: Rules = CLASSIC
+    counts: tuple[int, ...] = ()  # the concealed tiles and the draw, per kind (filled by prepare)
 
     @property
     def gold_kongs(self) -> int:
@@ -147,6 +149,7 @@ def prepare(
         c[t] += 1
     if d is not None:
         c[d] += 1
+    own = tuple(c)
     for m in ms:
         c[m.tile] += m.size
     if indicator_visible:
@@ -157,7 +160,7 @@ def prepare(
         raise InvalidHand(f"{c[k]} copies of {Tile(k)} ({Tile(k).chinese}) in hand, draw and melds{extra}; only 4 exist")
     if kong_draw and not any(m.type.is_kong for m in ms):
         raise InvalidHand("kong_draw (杠开) needs a kong among the melds: a replacement draw follows a kong (R4)")
-    return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules)  # type: ignore[arg-type]
+    return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules, own)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------
@@ -327,10 +330,13 @@ class _Core:
 
 
 def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
-    c = [0] * 34
-    for t in h.concealed:
-        c[t] += 1
-    c[h.draw] += 1
+    c = h.counts
+    if not c:  # a HandInput made by hand rather than by prepare()
+        lst = [0] * 34
+        for t in h.concealed:
+            lst[t] += 1
+        lst[h.draw] += 1
+        c = tuple(lst)
     win = h.draw if win is None else win
     wilds = h.wilds
     w = 0
@@ -348,23 +354,25 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
     return _Core(nk, w, int(win), win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
 
 
-@dataclass(frozen=True)
 class ScoreResult:
     """The scorer's answer for one hand.
 
     ``complete``: the 14 tiles form 4 melds + a pair; ``win``: the hand may be declared (fan ≥
     ``min_fan`` etc., R5.2); ``fan``: the best fan over all arrangements (0 if incomplete);
-    ``flags``: the elements present; ``reason``: why a hand does not win ('' if it does).
+    ``flags``: the elements present (:class:`Flag` bits); ``reason``: why a hand does not win
+    ('' if it does); ``arrangement``: the best arrangement, built on first access.
     """
 
-    complete: bool
-    win: bool
-    fan: int
-    flags: int  # Flag bits; a plain int because IntFlag arithmetic is slow on hot paths
-    reason: str
-    hand: HandInput = field(repr=False)
-    struct: tuple = field(default=(), repr=False)
-    tianhu_win: Tile | None = field(default=None, repr=False)
+    __slots__ = ("complete", "win", "fan", "flags", "reason", "hand", "struct", "tianhu_win", "_arrangement")
+
+    def __init__(self, complete: bool, win: bool, fan: int, flags: int, reason: str, hand: HandInput,
+                 struct: tuple = (), tianhu_win: Tile | None = None) -> None:
+        self.complete, self.win, self.fan, self.flags, self.reason = complete, win, fan, flags, reason
+        self.hand, self.struct, self.tianhu_win = hand, struct, tianhu_win
+        self._arrangement: Arrangement | None | bool = False  # False: not built yet
+
+    def __repr__(self) -> str:
+        return f"ScoreResult(complete={self.complete}, win={self.win}, fan={self.fan}, name={self.name!r})"
 
     @property
     def elements(self) -> tuple[type[Element], ...]:
@@ -385,13 +393,14 @@ class ScoreResult:
             return ""
         return combination_name(self.flags, self.double_hundiao)
 
-    @cached_property
+    @property
     def arrangement(self) -> Arrangement | None:
-        if not self.complete:
-            return None
-        from .arrange import build_arrangement
+        a = self._arrangement
+        if a is False:
+            from .arrange import build_arrangement
 
-        return build_arrangement(self)
+            a = self._arrangement = build_arrangement(self) if self.complete else None
+        return a  # type: ignore[return-value]
 
     def to_dict(self, arrangement: bool = True) -> dict[str, object]:
         d: dict[str, object] = {

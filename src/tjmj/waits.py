@@ -117,6 +117,7 @@ def waits_of(h: HandInput, *, indicator_visible: bool = True) -> Waits:
     if indicator_visible:
         seen[h.indicator] += 1
     has_kong = any(m.type.is_kong for m in h.melds)
+    base = counts_of(h.concealed)
     out: list[Wait] = []
     drawable = 0
     hundiao_all = True
@@ -126,7 +127,9 @@ def waits_of(h: HandInput, *, indicator_visible: bool = True) -> Waits:
             continue
         drawable += 1
         t = Tile(k)
-        hk = HandInput(h.concealed, t, h.melds, h.indicator, h.wilds, False, False, h.rules)
+        with_draw = list(base)
+        with_draw[k] += 1
+        hk = HandInput(h.concealed, t, h.melds, h.indicator, h.wilds, False, False, h.rules, tuple(with_draw))
         c = core_of(hk)
         res = evaluate(c.nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, False, c.suben_nk)
         if res is None:
