@@ -14,6 +14,7 @@ the 龙 are taken out first, then the rest is checked with the per-suit wild tab
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import NamedTuple
 
 from . import _tables as T
@@ -339,19 +340,33 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
         c = tuple(lst)
     win = h.draw if win is None else win
     wilds = h.wilds
+    m0, m1, m2, m3, ws = _wild_masks(wilds)
     w = 0
     for k in wilds:
         w += c[k]
-    nk = _pack(c)
-    for k in wilds:
-        s = k // 9
-        nk[s] &= ~(7 << (3 * (k - 9 * s)))
-    ws = wilds[0] // 9 if wilds[0] < 27 else -1
+    nk = [
+        (c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21
+         | c[8] << 24) & m0,
+        (c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
+         | c[17] << 24) & m1,
+        (c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
+         | c[26] << 24) & m2,
+        (c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18) & m3,
+    ]
     gold = h.gold_kongs if h.melds else 0
     suben_nk = None
-    if h.rules.suben and ws >= 0 and gold == 0 and all(c[k] == 1 for k in wilds):
+    if ws >= 0 and h.rules.suben and gold == 0 and all(c[k] == 1 for k in wilds):
         suben_nk = _pack(c)
-    return _Core(nk, w, int(win), win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
+    return _Core(nk, w, win, win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
+
+
+@cache
+def _wild_masks(wilds: tuple[Tile, ...]) -> tuple[int, int, int, int, int]:
+    """Per suit, the mask clearing the wild kinds' counts; then the wilds' suit (-1: honours)."""
+    masks = [~0, ~0, ~0, ~0]
+    for k in wilds:
+        masks[k // 9] &= ~(7 << (3 * (k % 9)))
+    return masks[0], masks[1], masks[2], masks[3], (wilds[0] // 9 if wilds[0] < 27 else -1)
 
 
 class ScoreResult:
