@@ -1,0 +1,198 @@
+"""The wall, the dice and the deal (R3), faithful to the table.
+
+Each seat builds 17 stacks of two tiles; the 68 stacks form a ring.  The ring is numbered
+clockwise (the way tiles are drawn; play itself goes E→S→W→N, counter-clockwise), seat ``s``'s
+wall holding ring stacks ``17·k … 17·k+16`` with ``k = (−s) mod 4`` (E, then N, W, S), each
+wall counted from its owner's right.  After the break the wall is kept as one line of 68
+stacks: ``stack 0`` is drawn first (the head), ``stack 67`` is the tail end (牌底), and tile
+``2·j`` / ``2·j+1`` is the top / bottom of stack ``j``.  Head draws take the lowest free tile;
+replacement draws (补牌) take from the tail: top of the last stack, then its bottom, then the
+stack before it, never the face-up indicator.
+
+>>> import random
+>>> w = Wall.build(random.Random(1), dealer=0)
+>>> len(w.hands[0]), len(w.hands[1]), w.live_count > 0
+(14, 13, True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .tiles import TILES, Tile
+
+__all__ = ["Wall", "Dice", "STACKS", "SEATS"]
+
+SEATS = 4
+STACKS = 68
+STACKS_PER_WALL = 17
+
+
+def seat_from(dealer: int, roll: int) -> int:
+    """R3: counting the dealer as 1 in play order, 1/5/9 → dealer, 2/6/10 → next, …"""
+    return (dealer + (roll - 1)) % SEATS
+
+
+@dataclass(frozen=True)
+class Dice:
+    """The rolls of a deal: the dealer's sum, the second roller and sum, the indicator roll."""
+
+    first: tuple[int, int]
+    second_roller: int
+    second: tuple[int, int]
+    indicator: tuple[int, int] | None  # the dealer's opposite rolls it (打混儿); None for 翻混儿
+
+    @property
+    def break_count(self) -> int:
+        return sum(self.first) + sum(self.second)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "first": list(self.first),
+            "second_roller": self.second_roller,
+            "second": list(self.second),
+            "indicator": list(self.indicator) if self.indicator else None,
+        }
+
+
+def _roll(rng: random.Random) -> tuple[int, int]:
+    return (rng.randint(1, 6), rng.randint(1, 6))
+
+
+@dataclass
+class Wall:
+    """The wall of one hand after the break: tiles in draw order, what is taken, the indicator."""
+
+    tiles: list[Tile]  # 136, index 2j = top of stack j, 2j+1 = bottom (stack 0 = head)
+    dice: Dice
+    dealer: int
+    break_seat: int  # whose wall was broken
+    break_stack: int  # ring stack where drawing starts
+    indicator_index: int  # position of the face-up indicator in ``tiles``
+    wild_method: str
+    taken: list[bool] = field(default_factory=lambda: [False] * 136)
+    hands: list[list[Tile]] = field(default_factory=list)  # the dealt tiles, dealer first has 14
+    head: int = 0  # lowest index that may still be free
+    tail_order: list[int] = field(default_factory=list)
+    tail_pos: int = 0
+    head_limit: int = 136  # head draws must stay below this (the reserve in dice mode)
+
+    @classmethod
+    def build(cls, rng: random.Random, dealer: int, wild_method: str = "dice", tiles: list[int] | None = None,
+              dice: Dice | None = None) -> Wall:
+        """Shuffle (unless ``tiles`` is given, ring order), roll, break, deal and turn the indicator."""
+        if tiles is None:
+            ring = [TILES[k] for k in range(34) for _ in range(4)]
+            rng.shuffle(ring)
+        else:
+            if sorted(tiles) != [k for k in range(34) for _ in range(4)]:
+                raise ValueError("a scripted wall must hold each of the 34 kinds four times")
+            ring = [TILES[k] for k in tiles]
+        if dice is None:
+            first = _roll(rng)
+            roller = seat_from(dealer, sum(first))
+            second = _roll(rng)
+            ind_roll = _roll(rng) if wild_method == "dice" else None
+            dice = Dice(first, roller, second, ind_roll)
+        roller = dice.second_roller
+        # the roller's wall starts at ring stack 17·k; count s1+s2 stacks clockwise from there
+        k = (-roller) % SEATS
+        start = (STACKS_PER_WALL * k + dice.break_count) % STACKS
+        order = [(start + j) % STACKS for j in range(STACKS)]
+        line: list[Tile] = []
+        for s in order:
+            line.append(ring[2 * s])
+            line.append(ring[2 * s + 1])
+        w = cls(line, dice, dealer, roller, start, -1, wild_method)
+        w._deal()
+        if wild_method == "dice":
+            assert dice.indicator is not None
+            d = sum(dice.indicator)
+            # from the tail, the last stack counting as 1: the top tile of stack d
+            w.indicator_index = 2 * (STACKS - d)
+            w.head_limit = 2 * (STACKS - d)  # the indicator's stack onward is the reserve
+        else:
+            # 翻混儿: the single tile left without its partner by the 跳牌 (bottom of the 3rd stack)
+            w.indicator_index = 2 * 26 + 1
+        w.taken[w.indicator_index] = True
+        w.tail_order = [2 * s + b for s in range(STACKS - 1, -1, -1) for b in (0, 1)]
+        return w
+
+    def _take(self, i: int) -> Tile:
+        assert not self.taken[i]
+        self.taken[i] = True
+        return self.tiles[i]
+
+    def _deal(self) -> None:
+        hands: list[list[Tile]] = [[] for _ in range(SEATS)]
+        pick = 0  # each pick is two stacks: tiles 4·pick … 4·pick+3 (top, bottom, top, bottom)
+        for _ in range(3):  # each takes 2 stacks (4 tiles), three times, from the dealer on
+            for j in range(SEATS):
+                seat = (self.dealer + j) % SEATS
+                hands[seat].extend(self._take(i) for i in range(4 * pick, 4 * pick + 4))
+                pick += 1
+        stack = 2 * pick
+        # 跳牌: the dealer takes the tops of the 1st and 3rd next stacks; the others take the
+        # bottom of the 1st, the top and the bottom of the 2nd, in play order
+        s1, s2, s3 = stack, stack + 1, stack + 2
+        hands[self.dealer].append(self._take(2 * s1))
+        hands[self.dealer].append(self._take(2 * s3))
+        for j, idx in zip(range(1, SEATS), (2 * s1 + 1, 2 * s2, 2 * s2 + 1), strict=True):
+            hands[(self.dealer + j) % SEATS].append(self._take(idx))
+        self.hands = hands
+        self.head = 0
+
+    # ---- drawing -------------------------------------------------------------------------
+
+    def _next_head(self) -> int | None:
+        i = self.head
+        while i < 136 and self.taken[i]:
+            i += 1
+        self.head = i
+        if i >= self.head_limit or i >= 136:
+            return None
+        return i
+
+    @property
+    def live_count(self) -> int:
+        """Tiles still available to head draws (R3 exhaustion)."""
+        return sum(1 for i in range(self.head, min(self.head_limit, 136)) if not self.taken[i])
+
+    @property
+    def remaining(self) -> int:
+        """Every tile not yet drawn, the reserve included (the face-up indicator excluded)."""
+        return sum(1 for t in self.taken if not t)
+
+    def can_draw(self) -> bool:
+        return self._next_head() is not None
+
+    def draw(self) -> Tile:
+        """A normal draw from the head; raises IndexError when the wall is exhausted (荒牌)."""
+        i = self._next_head()
+        if i is None:
+            raise IndexError("the wall is exhausted (荒牌, R3)")
+        return self._take(i)
+
+    def can_replace(self) -> bool:
+        return any(not self.taken[i] for i in self.tail_order[self.tail_pos:])
+
+    def draw_replacement(self) -> Tile:
+        """A kong replacement draw (补牌) from the tail end, skipping the indicator (R3)."""
+        while self.tail_pos < len(self.tail_order):
+            i = self.tail_order[self.tail_pos]
+            self.tail_pos += 1
+            if not self.taken[i]:
+                if self.wild_method == "dice" and i < self.head_limit:
+                    # the reserve is used up: replacements now eat the end of the live wall
+                    self.head_limit = i
+                return self._take(i)
+        raise IndexError("no tile left for a replacement draw (R3)")
+
+    def stacks_left(self) -> list[tuple[bool, bool]]:
+        """For drawing the table: per stack in draw order, whether its top / bottom remain."""
+        return [(not self.taken[2 * j], not self.taken[2 * j + 1]) for j in range(STACKS)]
+
+    @property
+    def indicator(self) -> Tile:
+        return self.tiles[self.indicator_index]
