@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .meld import Meld, MeldType
 from .rules import CLASSIC, Rules
-from .score import HandInput, score_input
-from .tiles import TILE_TEXT, Tile, TileError, wild_kinds
+from .score import HandInput, Scorer, score_input
+from .tiles import TILE_TEXT, TILES, Tile, TileError, wild_kinds
 from .wall import SEATS, Dice, Wall
 
 __all__ = ["Action", "IllegalAction", "Match", "Payment"]
@@ -37,10 +37,12 @@ class IllegalAction(ValueError):
     """An action that is not legal for that seat now; the state is unchanged."""
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One decision: ``sit`` (count 1 = sit, 0 = not), ``pull`` (count = pulls), ``discard``/
-    ``ankong``/``added_kong`` (tile), ``pon``/``kong`` (the claimed discard), ``win``, ``pass``."""
+    ``ankong``/``added_kong`` (tile), ``pon``/``kong`` (the claimed discard), ``win``, ``pass``.
+
+    A named tuple: the engine lists every legal action at every decision, so they must be cheap.
+    """
 
     type: str
     tile: Tile | None = None
@@ -80,6 +82,9 @@ class Action:
         return d
 
 
+_DISCARD = tuple(Action("discard", TILES[k]) for k in range(34))  # reused: listed at every turn
+
+
 @dataclass(frozen=True)
 class Payment:
     """One transfer of a settlement (R8): ``reason`` is win, kong, chan (铲) or penalty."""
@@ -94,15 +99,25 @@ class Payment:
 
 
 class _Seat:
-    __slots__ = ("hand", "melds", "discards", "xiaoxianggong", "kongs", "drew")
+    __slots__ = ("hand", "counts", "melds", "discards", "xiaoxianggong", "kongs", "drew")
 
     def __init__(self) -> None:
         self.hand: list[Tile] = []  # concealed tiles, the drawn one included
+        self.counts = [0] * 34  # the same per kind, kept in step by add/remove
         self.melds: list[Meld] = []
         self.discards: list[Tile] = []
         self.xiaoxianggong = False  # discarded a wild: can no longer win (R2)
         self.kongs: list[MeldType] = []
         self.drew = 0  # draws made this hand (天胡 for non-dealers: the first one)
+
+    def add(self, t: Tile) -> None:
+        self.hand.append(t)
+        self.counts[t] += 1
+
+    def remove(self, t: Tile, n: int = 1) -> None:
+        for _ in range(n):
+            self.hand.remove(t)
+        self.counts[t] -= n
 
 
 class Match:
@@ -134,6 +149,8 @@ class Match:
         self.sit = False
         self.pulls = [0] * SEATS
         self._pull_next = 0
+        self._version = 0  # bumped by every action: legal actions are cached per version
+        self._legal: tuple[int, list[Action]] | None = None
         self.log("start_game", names=[self.names[p] for p in self.seating], seating=self.seating, seed=seed,
                  rules=rules.to_dict())
         self._begin_choices()
@@ -174,6 +191,14 @@ class Match:
         """Every action ``seat`` may take now (empty if it is not this seat's decision)."""
         if self.is_over or seat != self.actor:
             return []
+        cached = self._legal
+        if cached is not None and cached[0] == self._version:
+            return list(cached[1])
+        acts = self._compute_legal(seat)
+        self._legal = (self._version, acts)
+        return list(acts)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
         if self.phase == "sit":
             return [Action("sit", None, 1), Action("sit", None, 0)]
         if self.phase == "pull":
@@ -196,6 +221,7 @@ class Match:
         if action not in legal:
             raise IllegalAction(f"{action} is not legal for seat {seat} now; legal: {', '.join(map(str, legal))}")
         start = len(self.events)
+        self._version += 1
         getattr(self, f"_do_{self.phase}")(seat, action)
         return self.events[start:]
 
@@ -222,9 +248,11 @@ class Match:
         w = self.wall
         self.indicator = w.indicator
         self.wilds = wild_kinds(self.indicator, self.rules.wild_kinds)
+        self.scorer = Scorer(self.indicator, self.rules)
         self.seats = [_Seat() for _ in range(SEATS)]
         for s in range(SEATS):
-            self.seats[s].hand = list(w.hands[s])
+            for t in w.hands[s]:
+                self.seats[s].add(t)
         self.claims_made = False  # a pon or discard kong this hand (铲 needs none)
         self.melds_made = False  # any pon or kong this hand (天胡 needs none)
         self.after_pon = False  # the claimer of a pon discards without drawing: no kong, no win
@@ -262,40 +290,38 @@ class Match:
             return st.drew == 0
         return st.drew == 1 and not self.kong_draw
 
-    def _win_result(self, seat: int):  # noqa: ANN202 - a ScoreResult
+    def _win_result(self, seat: int, counts: list[int] | None = None):  # noqa: ANN202 - a ScoreResult
         st = self.seats[seat]
         if self.last_draw is None and not self._is_tianhu(seat):
+            return None
+        if counts is None:
+            counts = st.counts
+        if not self.scorer.is_complete(counts):  # the cheap test first: most turns end here
             return None
         concealed = list(st.hand)
         draw = self.last_draw if self.last_draw is not None else concealed[-1]
         concealed.remove(draw)
-        counts = [0] * 34
-        for t in st.hand:
-            counts[t] += 1
         h = HandInput(tuple(concealed), draw, tuple(st.melds), self.indicator, self.wilds,
-                      self.kong_draw, self._is_tianhu(seat), self.rules, tuple(counts))
+                      self.kong_draw, self._is_tianhu(seat), self.rules, tuple(counts))  # type: ignore[arg-type]
         return score_input(h)
 
     def _turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
         out: list[Action] = []
-        counts = [0] * 34
-        for t in st.hand:
-            counts[t] += 1
-        can_replace = self.wall.can_replace()
-        if not self.after_pon and can_replace:
-            for k in range(34):
+        counts = st.counts
+        kinds = sorted(set(st.hand))
+        if not self.after_pon and self.wall.can_replace():
+            for k in kinds:
                 if counts[k] == 4:
-                    out.append(Action("ankong", Tile(k)))
+                    out.append(Action("ankong", k))
             for m in st.melds:
                 if m.type is MeldType.PON and counts[m.tile]:
                     out.append(Action("added_kong", m.tile))
         if not self.after_pon and not st.xiaoxianggong:
-            r = self._win_result(seat)
+            r = self._win_result(seat, counts)
             if r is not None and r.win:
                 out.append(Action("win"))
-        for k in sorted(set(st.hand)):
-            out.append(Action("discard", Tile(k)))
+        out.extend([_DISCARD[k] for k in kinds])
         return out
 
     def _do_turn(self, seat: int, a: Action) -> None:
@@ -309,14 +335,13 @@ class Match:
         # kongs: a replacement draw follows (R4)
         assert a.tile is not None
         if a.type == "ankong":
-            for _ in range(4):
-                st.hand.remove(a.tile)
+            st.remove(a.tile, 4)
             st.melds.append(Meld(MeldType.CONCEALED_KONG, a.tile))
             st.kongs.append(MeldType.CONCEALED_KONG)
             gold = a.tile in self.wilds
             self.log("ankan", actor=seat, consumed=[TILE_TEXT[a.tile]] * 4, gold=gold)
         else:
-            st.hand.remove(a.tile)
+            st.remove(a.tile)
             i = next(i for i, m in enumerate(st.melds) if m.type is MeldType.PON and m.tile == a.tile)
             st.melds[i] = Meld(MeldType.ADDED_KONG, a.tile)
             st.kongs.append(MeldType.ADDED_KONG)
@@ -331,7 +356,7 @@ class Match:
             return
         t = self.wall.draw_replacement()
         st = self.seats[seat]
-        st.hand.append(t)
+        st.add(t)
         st.drew += 1
         self.last_draw = t
         self.kong_draw = True
@@ -345,7 +370,7 @@ class Match:
             return
         t = self.wall.draw()
         st = self.seats[seat]
-        st.hand.append(t)
+        st.add(t)
         st.drew += 1
         self.last_draw = t
         self.kong_draw = False
@@ -357,7 +382,7 @@ class Match:
     def _discard(self, seat: int, tile: Tile | None) -> None:
         assert tile is not None
         st = self.seats[seat]
-        st.hand.remove(tile)
+        st.remove(tile)
         st.discards.append(tile)
         wild = tile in self.wilds
         self.log("dahai", actor=seat, pai=TILE_TEXT[tile], tsumogiri=tile == self.last_draw, wild=wild)
@@ -380,12 +405,14 @@ class Match:
         claimer = -1
         no_claim = self.rules.last_tiles_no_claim  # 0: no such limit (see docs/rules-notes.md)
         self.after_pon = False
-        if not wild and (no_claim == 0 or self.wall.live_count > no_claim):
+        if not wild:
             for i in range(1, SEATS):
                 s = (seat + i) % SEATS
-                if self.seats[s].hand.count(tile) >= 2:
+                if self.seats[s].counts[tile] >= 2:
                     claimer = s
                     break
+            if claimer >= 0 and no_claim and self.wall.live_count <= no_claim:
+                claimer = -1
         if claimer >= 0:
             self.phase, self.actor = "claim", claimer
         else:
@@ -395,7 +422,7 @@ class Match:
     def _claim_actions(self, seat: int) -> list[Action]:
         assert self.pending is not None
         _, tile = self.pending
-        n = self.seats[seat].hand.count(tile)
+        n = self.seats[seat].counts[tile]
         out = [Action("pon", tile)]
         if n >= 3 and self.wall.can_replace():
             out.append(Action("kong", tile))
@@ -411,9 +438,7 @@ class Match:
             self._draw((target + 1) % SEATS)
             return
         self.claims_made = self.melds_made = True
-        n = 2 if a.type == "pon" else 3
-        for _ in range(n):
-            st.hand.remove(tile)
+        st.remove(tile, 2 if a.type == "pon" else 3)
         if a.type == "pon":
             st.melds.append(Meld(MeldType.PON, tile))
             self.log("pon", actor=seat, target=target, pai=TILE_TEXT[tile], consumed=[TILE_TEXT[tile]] * 2)
