@@ -136,9 +136,14 @@ class Match:
         self.events: list[dict[str, Any]] = []
         self.scores = [0] * SEATS
         self.names = names or [f"player{i}" for i in range(SEATS)]
-        # seat winds are drawn at random (R3): seating[seat] = player index
-        self.seating = list(range(SEATS))
-        self.rng.shuffle(self.seating)
+        # seat winds are drawn at random (R3): seating[seat] = player index.  打风 draws four
+        # face-down wind tiles, one per player (same distribution; the tiles are recorded)
+        draw_order = list(range(SEATS))
+        self.rng.shuffle(draw_order)
+        self.seating = draw_order
+        self.dafeng = (
+            [TILE_TEXT[27 + draw_order.index(p)] for p in range(SEATS)] if rules.seating == "dafeng" else None
+        )
         self.dealer = 0
         self.hand_number = 0  # hands finished
         self.round = 0  # 圈 finished
@@ -152,7 +157,7 @@ class Match:
         self._version = 0  # bumped by every action: legal actions are cached per version
         self._legal: tuple[int, list[Action]] | None = None
         self.log("start_game", names=[self.names[p] for p in self.seating], seating=self.seating, seed=seed,
-                 rules=rules.to_dict())
+                 rules=rules.to_dict(), dafeng=self.dafeng)
         self._begin_choices()
 
     # ---- events ------------------------------------------------------------------------
