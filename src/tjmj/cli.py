@@ -547,3 +547,13 @@ def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
         head = f"{name} = {json.dumps(getattr(rules, name))}"
         con.print(f"{_esc(head):<30} {section:<5} {_esc(_allowed(spec)[0])}")
         con.print(f"    [dim]{_esc(text)}[/dim]")
+
+
+def _register() -> None:
+    """Commands that live in their own modules (each readable alone, like python-chess's)."""
+    from .cli_replay import replay
+
+    main.add_command(replay)
+
+
+_register()

@@ -1,0 +1,100 @@
+"""``tjmj replay FILE``: replay recorded matches against the engine (docs/records.md).
+
+Registered in :mod:`tjmj.cli` with ``main.add_command(replay)``.  Exit status: 0 when every
+match matches, 1 when any diverges, 2 when the file cannot be read (one ``Error: …`` line on
+stderr naming the line and what is wrong with it).  Matches are replayed as they are read, so
+the verdicts of the matches before a bad line are printed before the error.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import IO, Any
+
+import click
+import orjson
+
+from .record import RecordError, iter_matches, show
+from .record import replay as replay_events
+
+__all__ = ["replay"]
+
+
+class _Unreadable(click.ClickException):
+    """Unreadable input: one ``Error: …`` line and exit status 2, like the other commands' input errors."""
+
+    exit_code = 2
+
+
+def _open(path: str) -> IO[Any]:
+    if path == "-":
+        return sys.stdin.buffer
+    try:
+        return open(path, "rb")  # noqa: SIM115 - closed by the caller
+    except OSError as e:
+        raise _Unreadable(f"cannot read {path}: {e.strerror or e}") from None
+
+
+@click.command("replay")
+@click.argument("file", metavar="FILE")
+@click.option("--show", "show_moves", is_flag=True, help="Also print each match move by move.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per match instead of text.")
+def replay(file: str, show_moves: bool, as_json: bool) -> None:
+    """Replay every match in FILE (JSON lines, '-' for stdin) and check it against the engine.
+
+    Each match is re-created from its start_game (rules, seed) and driven by the recorded
+    actions; every event and payment must come out the same, every win re-scores the same
+    (R5) and every hand's payments sum to zero (R8).  Exit status 0: all match; 1: some match
+    diverges (the first divergence is shown); 2: the file is unreadable.
+
+    \b
+    tjmj replay matches.jsonl
+    tjmj replay matches.jsonl --show
+    """
+    f = _open(file)
+    diverged = 0
+    count = 0
+    try:
+        for events, lines in iter_matches(f):
+            count += 1
+            result = replay_events(events)
+            d = result.divergence
+            line = lines[d.index] if d is not None and d.index < len(lines) else None
+            if as_json:
+                obj: dict[str, Any] = {"match": count, "line": lines[0], **result.to_dict()}
+                if d is not None:
+                    obj["divergence"]["line"] = line
+                if show_moves:
+                    obj["show"] = show(events)
+                click.echo(orjson.dumps(obj).decode())
+            else:
+                if show_moves:
+                    click.echo("\n".join(show(events)))
+                    click.echo("")
+                if d is None:
+                    click.echo(f"match {count}: {result.summary()}")
+                else:
+                    where = f" (line {line})" if line is not None else " (after the last line)"
+                    click.echo(f"match {count}: diverges at event {d.index}{where}: {d.explanation}")
+                    click.echo(f"  record: {_one_line(d.expected)}")
+                    click.echo(f"  engine: {_one_line(d.got)}")
+            if d is not None:
+                diverged += 1
+    except RecordError as e:
+        raise _Unreadable(f"{file}: {e}") from None
+    finally:
+        if f is not sys.stdin.buffer:
+            f.close()
+    if count == 0:
+        raise _Unreadable(f"{file}: holds no events (a record is JSON lines opening with start_game)")
+    if not as_json and count > 1:
+        click.echo(f"{count} matches: {count - diverged} match, {diverged} diverge")
+    if diverged:
+        click.get_current_context().exit(1)
+
+
+def _one_line(ev: dict[str, Any] | None) -> str:
+    if ev is None:
+        return "(none)"
+    text = orjson.dumps(ev).decode()
+    return text if len(text) <= 400 else text[:399] + "…"

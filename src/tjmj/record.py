@@ -1,0 +1,737 @@
+"""Match records: JSON lines on disk, replay against the engine, and a readable move list.
+
+A record is the list of events :class:`tjmj.game.Match` logs (``docs/records.md``), one JSON
+object per line; a file may hold several matches one after another, each opening with
+``start_game``.  A match is fully determined by (rules, seed, actions) (R3: "every draw is
+reproducible from the match seed"), so :func:`replay` re-creates the match from its
+``start_game`` and drives the engine with the actions the record implies, comparing every
+event the engine emits with the recorded one.
+
+>>> import random
+>>> from tjmj.game import Match
+>>> from tjmj.rules import Rules
+>>> m = Match(Rules.preset("classic", match_hands=1), seed=3)
+>>> rng = random.Random(3)
+>>> while not m.is_over:
+...     _ = m.apply(m.to_act, rng.choice(m.legal_actions(m.to_act)))
+>>> replay(m.events).ok
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO
+
+import orjson
+
+from .game import Action, IllegalAction, Match
+from .rules import PRESETS, Rules, RulesError
+from .score import score
+from .tiles import Tile, TileError, format_tiles
+from .wall import Dice
+
+__all__ = [
+    "EVENT_FIELDS",
+    "SEAT_WINDS",
+    "Divergence",
+    "RecordError",
+    "RecordWriter",
+    "ReplayResult",
+    "check_end_kyoku",
+    "check_hora",
+    "iter_matches",
+    "read_records",
+    "replay",
+    "show",
+    "write_record",
+]
+
+SEAT_WINDS = ("E", "S", "W", "N")  # seats 0–3 (R3)
+_SEAT_CN = ("东", "南", "西", "北")
+_BLOCK = 1 << 16
+
+# Every event type with its required fields and their JSON types; ``read_records`` checks them so
+# that a malformed file is rejected with its line number instead of failing deep inside a replay.
+_INT, _STR, _BOOL, _LIST, _OBJ = "integer", "string", "boolean", "array", "object"
+EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "start_game": {"names": _LIST, "seating": _LIST, "seed": _INT, "rules": _OBJ},
+    "start_kyoku": {
+        "hand": _INT, "round": _INT, "dealer": _INT, "dice": _OBJ, "wall_break": _OBJ, "dora_marker": _STR,
+        "wilds": _LIST, "sit": _BOOL, "pulls": _LIST, "scores": _LIST, "tehais": _LIST,
+    },
+    "tsumo": {"actor": _INT, "pai": _STR, "replacement": _BOOL},
+    "dahai": {"actor": _INT, "pai": _STR, "tsumogiri": _BOOL, "wild": _BOOL},
+    "pon": {"actor": _INT, "target": _INT, "pai": _STR, "consumed": _LIST},
+    "daiminkan": {"actor": _INT, "target": _INT, "pai": _STR, "consumed": _LIST},
+    "ankan": {"actor": _INT, "consumed": _LIST, "gold": _BOOL},
+    "kakan": {"actor": _INT, "pai": _STR, "consumed": _LIST},
+    "chan": {"actor": _INT, "pai": _STR},
+    "hora": {
+        "actor": _INT, "target": _INT, "pai": _STR, "hand": _LIST, "melds": _LIST, "kong_draw": _BOOL,
+        "tianhu": _BOOL, "fan": _INT, "elements": _LIST, "name": _STR,
+    },
+    "ryukyoku": {"reason": _STR},
+    "end_kyoku": {"payments": _LIST, "deltas": _LIST, "scores": _LIST},
+    "end_game": {"scores": _LIST},
+}
+_PYTYPE: dict[str, type | tuple[type, ...]] = {_INT: int, _STR: str, _BOOL: bool, _LIST: list, _OBJ: dict}
+
+
+class RecordError(ValueError):
+    """An unreadable record: ``line`` is the 1-based line number at fault (0: the file as a whole)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+# ---- writing ------------------------------------------------------------------------------
+
+
+def _dumps(event: dict[str, Any]) -> bytes:
+    """One event as one UTF-8 JSON line (compact, keys in the engine's order, Chinese as is)."""
+    return orjson.dumps(event) + b"\n"
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()  # read once: os.umask can only be read by setting it
+
+
+def _fsync_dir(directory: str) -> None:
+    """Make the rename itself durable (POSIX); a no-op where directories cannot be opened."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_record(events: Iterable[dict[str, Any]], target: str | os.PathLike[str] | IO[Any]) -> int:
+    """Write events as JSON lines; returns how many were written.
+
+    ``target`` a path: written atomically (temp file in the same directory, flush + fsync,
+    ``os.replace``), so a crash or an error midway leaves either the old file or the complete new
+    one, never half a record.  ``target`` an open file (binary or text): every event is
+    serialised first and the lines are written in one call, so a bad event writes nothing.
+    ``events`` may hold several matches one after another.
+    """
+    if hasattr(target, "write"):
+        lines = [_dumps(ev) for ev in events]
+        data = b"".join(lines)
+        if isinstance(target, io.TextIOBase):
+            target.write(data.decode("utf-8"))
+        else:
+            target.write(data)
+        target.flush()
+        return len(lines)
+    path = os.fspath(target)
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode & 0o7777  # keep an existing file's permissions
+    except FileNotFoundError:
+        mode = 0o666 & ~_UMASK
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    n = 0
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for ev in events:
+                f.write(_dumps(ev))
+                n += 1
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)  # the old file, if any, is untouched
+        raise
+    _fsync_dir(directory)
+    return n
+
+
+def _is_end_game(line: bytes) -> bool:
+    if b"end_game" not in line:
+        return False
+    try:
+        ev = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(ev, dict) and ev.get("type") == "end_game"
+
+
+def _end_of_last_match(f: BinaryIO) -> int | None:
+    """Offset just past the last complete ``end_game`` line, reading backwards; None if there is none."""
+    pos = f.seek(0, os.SEEK_END)
+    carry = b""  # the line that runs into the block already read (its start is not known yet)
+    trimmed = False  # bytes after the file's last newline (a torn line) are never a complete line
+    while pos > 0:
+        step = min(_BLOCK, pos)
+        pos -= step
+        f.seek(pos)
+        buf = f.read(step) + carry
+        if not trimmed:
+            k = buf.rfind(b"\n")
+            if k < 0:
+                carry = b""
+                continue
+            buf, trimmed = buf[: k + 1], True
+        lines = buf.split(b"\n")[:-1]  # buf ends with a newline
+        end = pos + len(buf)
+        for line in reversed(lines if pos == 0 else lines[1:]):
+            if _is_end_game(line):
+                return end
+            end -= len(line) + 1
+        carry = lines[0] + b"\n" if pos > 0 else b""
+    return None
+
+
+class RecordWriter:
+    """Append complete matches to a record file, for streaming many matches (self-play, servers).
+
+    Each :meth:`write_match` serialises the whole match first, then appends it with one write
+    call, flush and fsync: a crash can at worst tear the match being written.  On opening, a file
+    that ends in a partial line (such a torn write) is cut back to the end of its last complete
+    match (``repaired`` tells how many bytes were dropped), so later matches start on a clean line.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> with RecordWriter(os.path.join(d, "m.jsonl")) as w:
+    ...     w.matches
+    0
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, repair: bool = True) -> None:
+        self.path = os.fspath(path)
+        self.repair = repair
+        self.matches = 0
+        self.repaired = 0
+        self._f: BinaryIO | None = None
+
+    def __enter__(self) -> RecordWriter:
+        f = open(self.path, "a+b")  # noqa: SIM115 - closed in __exit__
+        try:
+            size = f.seek(0, os.SEEK_END)
+            if size and self.repair:
+                f.seek(size - 1)
+                if f.read(1) != b"\n":
+                    end = _end_of_last_match(f)
+                    if end is None:
+                        raise RecordError(0, f"{self.path}: ends in a partial line and holds no complete match; "
+                                             "not appending to it")
+                    f.truncate(end)
+                    f.flush()
+                    os.fsync(f.fileno())
+                    self.repaired = size - end
+        except BaseException:
+            f.close()
+            raise
+        self._f = f
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._f is not None:
+            self._f.close()
+            self._f = None
+
+    def write_match(self, events: Sequence[dict[str, Any]]) -> None:
+        """Append one complete match: ``start_game`` … ``end_game``, nothing else."""
+        if self._f is None:
+            raise ValueError("RecordWriter is not open: use it as a context manager")
+        if not events or events[0].get("type") != "start_game" or events[-1].get("type") != "end_game":
+            raise ValueError("write_match takes one complete match: from start_game to end_game")
+        if sum(1 for ev in events if ev.get("type") == "start_game") != 1:
+            raise ValueError("write_match takes one match at a time (found several start_game events)")
+        data = b"".join(_dumps(ev) for ev in events)  # a bad event raises here, before anything is written
+        self._f.write(data)
+        self._f.flush()
+        os.fsync(self._f.fileno())
+        self.matches += 1
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+
+def _json_text(value: Any, limit: int = 80) -> str:
+    try:
+        s = orjson.dumps(value).decode()
+    except TypeError:
+        s = repr(value)
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _parse_line(raw: bytes, n: int) -> dict[str, Any]:
+    try:
+        ev = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        raise RecordError(n, f"not valid JSON at column {e.colno}: {e.msg}") from None
+    if not isinstance(ev, dict):
+        raise RecordError(n, f"expected one event (a JSON object), got {_json_text(ev)}")
+    t = ev.get("type")
+    if not isinstance(t, str):
+        raise RecordError(n, f"an event needs a string field 'type', got {_json_text(t)}")
+    spec = EVENT_FIELDS.get(t)
+    if spec is None:
+        raise RecordError(n, f"unknown event type {t!r}; types are {', '.join(EVENT_FIELDS)}")
+    for name, kind in spec.items():
+        if name not in ev:
+            raise RecordError(n, f"{t} event lacks the field {name!r}")
+        v = ev[name]
+        ok = isinstance(v, _PYTYPE[kind]) and not (kind == _INT and isinstance(v, bool))
+        if not ok:
+            raise RecordError(n, f"{t} field {name!r} must be a JSON {kind}, got {_json_text(v)}")
+    return ev
+
+
+def iter_matches(source: str | os.PathLike[str] | IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
+    """Like :func:`read_records`, with the line number of every event (for messages)."""
+    if hasattr(source, "read"):
+        yield from _iter_lines(source)  # type: ignore[arg-type]
+        return
+    with open(os.fspath(source), "rb") as f:
+        yield from _iter_lines(f)
+
+
+def _iter_lines(f: IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
+    events: list[dict[str, Any]] = []
+    lines: list[int] = []
+    for n, raw in enumerate(f, 1):
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8")
+        if not raw.strip():
+            continue  # blank lines (e.g. a trailing one) carry nothing
+        ev = _parse_line(raw, n)
+        if ev["type"] == "start_game":
+            if events:
+                yield events, lines
+            events, lines = [], []
+        elif not events:
+            raise RecordError(n, f"a match must open with start_game, found {ev['type']!r}")
+        events.append(ev)
+        lines.append(n)
+    if events:
+        yield events, lines
+
+
+def read_records(source: str | os.PathLike[str] | IO[Any]) -> Iterator[list[dict[str, Any]]]:
+    """The matches of a record file (a path or an open file), one list of events each.
+
+    Each line is checked as it is read (JSON object, known ``type``, required fields of the right
+    JSON type, a match opening with ``start_game``); a bad line raises :class:`RecordError` naming it.
+    """
+    for events, _ in iter_matches(source):
+        yield events
+
+
+# ---- replay -------------------------------------------------------------------------------
+
+
+def _seat(s: Any) -> str:
+    return SEAT_WINDS[s] if isinstance(s, int) and 0 <= s < 4 else f"seat {s!r}"
+
+
+def _brief(ev: dict[str, Any] | None) -> str:
+    """A few words for an event in messages: 'dahai by S: 7p'."""
+    if ev is None:
+        return "nothing"
+    t = ev.get("type")
+    who = _seat(ev.get("actor"))
+    if t in ("tsumo", "dahai", "chan"):
+        extra = " (replacement)" if ev.get("replacement") else ""
+        return f"{t} by {who}: {ev.get('pai')}{extra}"
+    if t in ("pon", "daiminkan"):
+        return f"{t} by {who} of {ev.get('pai')} from {_seat(ev.get('target'))}"
+    if t == "ankan":
+        consumed = ev.get("consumed") or ["?"]
+        return f"ankan by {who}: {consumed[0]}"
+    if t == "kakan":
+        return f"kakan by {who}: {ev.get('pai')}"
+    if t == "hora":
+        return f"hora by {who} on {ev.get('pai')} ({ev.get('name')}, {ev.get('fan')} fan)"
+    if t == "start_kyoku":
+        return f"start_kyoku of hand {ev.get('hand')}"
+    return str(t)
+
+
+def _explain_mismatch(expected: dict[str, Any], got: dict[str, Any]) -> str:
+    if expected.get("type") != got.get("type"):
+        return f"the record has {_brief(expected)}, but the engine produced {_brief(got)}"
+    diffs = [
+        f"{k}: record {_json_text(expected.get(k, '—'))}, engine {_json_text(got.get(k, '—'))}"
+        for k in dict.fromkeys([*got, *expected])
+        if expected.get(k, ...) != got.get(k, ...)
+    ]
+    text = f"the recorded {expected.get('type')} differs from the engine's in " + "; ".join(diffs)
+    if expected.get("type") == "end_kyoku":
+        problem = check_end_kyoku(expected)
+        if problem:
+            text += f" (and the record is inconsistent in itself: {problem})"
+    return text
+
+
+@dataclass
+class Divergence:
+    """Where a record and the engine part ways.
+
+    ``kind``: ``mismatch`` (the engine emitted another event), ``illegal`` (the engine refused the
+    recorded action), ``unexpected`` (the record's next event is not an action the engine waits
+    for), ``missing`` (the record ends early), ``extra`` (events after the match ended), ``check``
+    (an independent check of a hora or a settlement failed), ``start`` (no match can be started).
+    """
+
+    index: int  # 0-based position in the match's events
+    kind: str
+    expected: dict[str, Any] | None  # the recorded event (None: the record has none there)
+    got: dict[str, Any] | None  # the engine's event (None: it emitted none)
+    explanation: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "kind": self.kind, "expected": self.expected, "got": self.got,
+                "explanation": self.explanation}
+
+    def __str__(self) -> str:
+        return f"event {self.index}: {self.explanation}"
+
+
+@dataclass
+class ReplayResult:
+    """The verdict of :func:`replay` on one match."""
+
+    events: int  # events in the record
+    hands: int  # start_kyoku events in the record
+    compared: int = 0  # events the engine reproduced exactly
+    wins: int = 0  # hora events re-scored independently
+    payments: int = 0  # payments compared
+    divergence: Divergence | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.divergence is None
+
+    def summary(self) -> str:
+        if self.ok:
+            return (f"{self.events} events, {self.hands} hands — every event and payment matches "
+                    f"({self.payments} payments, {self.wins} wins re-scored)")
+        assert self.divergence is not None
+        return f"diverges at {self.divergence}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "events": self.events,
+            "hands": self.hands,
+            "compared": self.compared,
+            "wins": self.wins,
+            "payments": self.payments,
+            "divergence": self.divergence.to_dict() if self.divergence else None,
+        }
+
+
+def check_hora(hora: dict[str, Any], indicator: str, rules: Rules) -> str | None:
+    """Re-score a recorded win with :func:`tjmj.score.score` (R5); a problem in words, or None."""
+    try:
+        r = score("".join(hora["hand"]), hora["pai"], indicator, hora["melds"], kong_draw=hora["kong_draw"],
+                  tianhu=hora["tianhu"], rules=rules)
+    except (TileError, KeyError, TypeError, ValueError) as e:
+        return f"the winning hand cannot be scored: {e}"
+    problems = []
+    if not r.win:
+        problems.append(f"it is not a win ({r.reason or 'incomplete'})")
+    if r.fan != hora.get("fan"):
+        problems.append(f"fan {r.fan}, recorded {hora.get('fan')}")
+    if r.codes != hora.get("elements"):
+        problems.append(f"elements {r.codes}, recorded {hora.get('elements')}")
+    if r.name != hora.get("name"):
+        problems.append(f"name {r.name}, recorded {hora.get('name')}")
+    return "re-scoring the win gives " + "; ".join(problems) if problems else None
+
+
+def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = None) -> str | None:
+    """R8: payments are transfers between seats summing to zero, ``deltas`` are their per-seat sums,
+    ``scores`` are the scores before plus ``deltas``; a problem in words, or None."""
+    net = [0, 0, 0, 0]
+    for i, p in enumerate(ev.get("payments") or []):
+        try:
+            payer, payee, amount = p["payer"], p["payee"], p["amount"]
+            if not (isinstance(amount, int) and amount > 0 and payer in range(4) and payee in range(4)
+                    and payer != payee):
+                raise ValueError
+        except (KeyError, TypeError, ValueError):
+            return f"payment {i} is not a positive transfer between two seats: {_json_text(p)}"
+        net[payer] -= amount
+        net[payee] += amount
+    deltas = ev.get("deltas")
+    if sum(net) != 0:
+        return f"the payments sum to {sum(net)}, not zero"
+    if deltas != net:
+        return f"deltas {deltas} are not the per-seat sums of the payments {net}"
+    if scores_before is not None and ev.get("scores") != [a + b for a, b in zip(scores_before, net)]:
+        return f"scores {ev.get('scores')} are not the scores before {list(scores_before)} plus the deltas {net}"
+    return None
+
+
+def _names_by_player(start: dict[str, Any]) -> list[str]:
+    """start_game lists names by seat; Match takes them by player index (seating[seat] = player)."""
+    names, seating = start["names"], start["seating"]
+    by_player = [f"player{i}" for i in range(4)]
+    for s, p in enumerate(seating):
+        by_player[p] = names[s]
+    return by_player
+
+
+def _action_for(m: Match, nxt: dict[str, Any]) -> tuple[Action | None, str]:
+    """The action the record implies for the seat the engine waits on, or None and why not."""
+    seat, phase, t = m.to_act, m.phase, nxt.get("type")
+    if phase in ("sit", "pull"):
+        if t != "start_kyoku":
+            what = "whether to sit (坐庄, R7)" if phase == "sit" else "how many times to pull (拉庄, R7)"
+            return None, (f"the engine waits for {_seat(seat)} to choose {what}, which the next start_kyoku "
+                          f"records, but the record has {_brief(nxt)}")
+        if phase == "sit":
+            return Action("sit", None, 1 if nxt["sit"] else 0), ""
+        return Action("pull", None, int(nxt["pulls"][seat])), ""
+    if phase == "claim":
+        if t in ("pon", "daiminkan") and nxt.get("actor") == seat:
+            return Action("pon" if t == "pon" else "kong", Tile.parse(nxt["pai"])), ""
+        return Action("pass"), ""  # the record shows no claim by this seat: it passed (R4)
+    # phase turn: the seat discards, kongs or wins (R4)
+    if nxt.get("actor") != seat or t not in ("dahai", "ankan", "kakan", "hora"):
+        return None, (f"it is {_seat(seat)}'s turn (discard, kong or win), but the record has {_brief(nxt)}; "
+                      "an event is missing, extra or out of order")
+    if t == "dahai":
+        return Action("discard", Tile.parse(nxt["pai"])), ""
+    if t == "ankan":
+        return Action("ankong", Tile.parse(nxt["consumed"][0])), ""
+    if t == "kakan":
+        return Action("added_kong", Tile.parse(nxt["pai"])), ""
+    return Action("win"), ""
+
+
+def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dice]] | None = None) -> ReplayResult:
+    """Replay one match's record against the engine and report the first divergence, if any.
+
+    The match is re-created from ``start_game`` (rules, seed, names); every decision is taken from
+    the record: ``start_kyoku.sit``/``pulls`` for the choices the engine asks for (R7), ``dahai``,
+    ``ankan``, ``kakan``, ``hora`` on a turn, ``pon``/``daiminkan`` or else ``pass`` on a claim
+    (R4).  Every engine event must equal the recorded one; each ``hora`` is re-scored (R5) and each
+    ``end_kyoku`` checked for zero-sum payments and consistent deltas and scores (R8).
+
+    ``walls``: the scripted walls of a match made with ``Match(..., walls=...)`` (tests); the
+    record does not hold them, so such a match replays only when they are given again.
+    """
+    rec = list(events)
+    res = ReplayResult(events=len(rec), hands=sum(1 for ev in rec if ev.get("type") == "start_kyoku"))
+
+    def diverge(i: int, kind: str, got: dict[str, Any] | None, why: str) -> ReplayResult:
+        res.divergence = Divergence(i, kind, rec[i] if i < len(rec) else None, got, why)
+        return res
+
+    if not rec or rec[0].get("type") != "start_game":
+        return diverge(0, "start", None, f"a match opens with start_game, the record with {_brief(rec[0] if rec else None)}")
+    try:
+        start = rec[0]
+        rules = Rules.from_dict(start["rules"])
+        m = Match(rules, seed=start["seed"], names=_names_by_player(start), walls=walls)
+    except (RulesError, KeyError, TypeError, ValueError, IndexError) as e:
+        return diverge(0, "start", None, f"cannot start a match from this start_game: {e}")
+
+    kyoku: dict[str, Any] | None = None
+    scores: list[int] | None = None  # after the last end_kyoku
+
+    def compare(new: list[dict[str, Any]]) -> bool:
+        """Check the engine's new events against the record; False once a divergence is set."""
+        nonlocal kyoku, scores
+        for got in new:
+            i = res.compared
+            if i >= len(rec):
+                diverge(i, "missing", got, f"the record ends after {len(rec)} events, but the engine goes on "
+                                           f"with {_brief(got)}")
+                return False
+            exp = rec[i]
+            if got != exp:
+                diverge(i, "mismatch", got, _explain_mismatch(exp, got))
+                return False
+            t = got["type"]
+            problem = None
+            if t == "start_kyoku":
+                kyoku = got
+            elif t == "hora":
+                assert kyoku is not None
+                problem = check_hora(got, kyoku["dora_marker"], rules)
+                res.wins += 1
+            elif t == "end_kyoku":
+                assert kyoku is not None
+                problem = check_end_kyoku(got, kyoku["scores"])
+                scores = got["scores"]
+                res.payments += len(got["payments"])
+            elif t == "end_game" and scores is not None and got["scores"] != scores:
+                problem = f"final scores {got['scores']} are not those after the last hand {scores}"
+            if problem:
+                diverge(i, "check", got, problem)
+                return False
+            res.compared += 1
+        return True
+
+    if not compare(m.events):
+        return res
+    while not m.is_over:
+        i = res.compared
+        if i >= len(rec):
+            return diverge(i, "missing", None, f"the record ends after {len(rec)} events, but the match is not over: "
+                                               f"the engine waits for {_seat(m.to_act)} ({m.phase})")
+        nxt = rec[i]
+        try:
+            action, why = _action_for(m, nxt)
+        except (KeyError, TypeError, ValueError, IndexError) as e:  # TileError is a ValueError
+            return diverge(i, "unexpected", None, f"the recorded {nxt.get('type')} is malformed: {e}")
+        if action is None:
+            return diverge(i, "unexpected", None, why)
+        try:
+            new = m.apply(m.to_act, action)
+        except IllegalAction as e:
+            return diverge(i, "illegal", None, f"the engine refuses '{action}' by {_seat(m.to_act)}: {e}")
+        if not compare(new):
+            return res
+    if res.compared < len(rec):
+        return diverge(res.compared, "extra", None, f"the match is over, but the record goes on with "
+                                                     f"{len(rec) - res.compared} more events")
+    return res
+
+
+# ---- the move list ------------------------------------------------------------------------
+
+
+def _tiles(names: Iterable[str]) -> str:
+    try:
+        return format_tiles([Tile.parse(t) for t in names], sort=True)
+    except (TileError, TypeError):
+        return " ".join(map(str, names))
+
+
+def _rules_text(d: dict[str, Any]) -> str:
+    """The preset and the options that differ from it."""
+    preset = d.get("preset", "classic")
+    base = PRESETS[preset].to_dict() if preset in PRESETS else {}
+    diff = [f"{k}={_json_text(v)}" for k, v in d.items() if k != "preset" and base.get(k, ...) != v]
+    return preset + (f" ({', '.join(diff)})" if diff else "")
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _scores(values: Sequence[int], signed: bool = False) -> str:
+    return "  ".join(f"{SEAT_WINDS[s]} {_signed(v) if signed else v}" for s, v in enumerate(values))
+
+
+def show(events: Sequence[dict[str, Any]]) -> list[str]:
+    """A readable move-by-move text of a match; ``[n]`` is the event's index (as replay reports it)."""
+    out: list[str] = []
+    names = ["?"] * 4
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        t = ev.get("type")
+        tag = f"[{i}]"
+        who = _seat(ev.get("actor"))
+        if t == "start_game":
+            names = list(ev.get("names", names))
+            seats = ", ".join(f"{SEAT_WINDS[s]} {_SEAT_CN[s]} {n}" for s, n in enumerate(names))
+            out.append(f"{tag} match: seed {ev.get('seed')}, rules {_rules_text(ev.get('rules', {}))}")
+            out.append(f"    seats: {seats}")
+        elif t == "start_kyoku":
+            d = ev["dealer"]
+            dice = ev.get("dice", {})
+            pulls = [f"{SEAT_WINDS[s]} ×{n}" for s, n in enumerate(ev.get("pulls", [])) if n]
+            out.append("")
+            out.append(f"{tag} hand {ev['hand'] + 1} (round {ev['round'] + 1}): dealer {SEAT_WINDS[d]} {names[d]}, "
+                       f"{'sat (坐庄)' if ev.get('sit') else 'did not sit'}; pulls (拉庄): {', '.join(pulls) or 'none'}")
+            first, second = dice.get("first", []), dice.get("second", [])
+            line = (f"    dice: {SEAT_WINDS[d]} rolled {'+'.join(map(str, first))}, "
+                    f"{_seat(dice.get('second_roller'))} rolled {'+'.join(map(str, second))}; "
+                    f"wall broken at {_seat(ev.get('wall_break', {}).get('seat'))}'s wall")
+            if dice.get("indicator"):
+                line += f"; {SEAT_WINDS[(d + 2) % 4]} rolled {'+'.join(map(str, dice['indicator']))} for the indicator"
+            out.append(line)
+            out.append(f"    indicator {ev.get('dora_marker')}, wilds (混儿) {' '.join(ev.get('wilds', []))}; "
+                       f"scores {_scores(ev.get('scores', [0] * 4))}")
+            for s, hand in enumerate(ev.get("tehais", [])):
+                out.append(f"    {SEAT_WINDS[s]} dealt {_tiles(hand)}")
+        elif t == "tsumo":
+            src = "from the tail (补牌)" if ev.get("replacement") else ""
+            text = f"{tag} {who} draws {ev.get('pai')}" + (f" {src}" if src else "")
+            nx = events[i + 1] if i + 1 < len(events) else None
+            if nx is not None and nx.get("type") == "dahai" and nx.get("actor") == ev.get("actor"):
+                text += f", discards {_discard_text(nx)}"  # the usual draw-discard pair on one line
+                i += 1
+            out.append(text)
+        elif t == "dahai":
+            out.append(f"{tag} {who} discards {_discard_text(ev)}")
+        elif t == "pon":
+            out.append(f"{tag} {who} pons {ev.get('pai')} from {_seat(ev.get('target'))} (碰)")
+        elif t == "daiminkan":
+            out.append(f"{tag} {who} kongs {ev.get('pai')} from {_seat(ev.get('target'))} (明杠)")
+        elif t == "ankan":
+            tile = (ev.get("consumed") or ["?"])[0]
+            kind = "gold kong (金杠)" if ev.get("gold") else "concealed kong (暗杠)"
+            out.append(f"{tag} {who} declares a {kind} of {tile}")
+        elif t == "kakan":
+            out.append(f"{tag} {who} adds {ev.get('pai')} to the pon (加杠)")
+        elif t == "chan":
+            out.append(f"{tag} 铲: the dealer's first discard {ev.get('pai')} was followed by each other seat (R7)")
+        elif t == "hora":
+            how = []
+            if ev.get("tianhu"):
+                how.append("天胡")
+            if ev.get("kong_draw"):
+                how.append("on a kong replacement")
+            melds = " ".join(ev.get("melds", []))
+            out.append(f"{tag} {who} WINS on {ev.get('pai')}{' (' + ', '.join(how) + ')' if how else ''}: "
+                       f"{ev.get('name')}, {ev.get('fan')} fan [{' '.join(ev.get('elements', []))}]")
+            out.append(f"    hand {_tiles(ev.get('hand', []))} + {ev.get('pai')}" + (f"  melds {melds}" if melds else ""))
+        elif t == "ryukyoku":
+            out.append(f"{tag} drawn hand: {ev.get('reason')} (荒牌)")
+        elif t == "end_kyoku":
+            pays = ev.get("payments", [])
+            if pays:
+                out.append(f"{tag} payments:")
+                for p in pays:
+                    out.append(f"    {_seat(p.get('payer'))} → {_seat(p.get('payee'))} {p.get('amount')} "
+                               f"({p.get('reason')})")
+            else:
+                out.append(f"{tag} no payments")
+            out.append(f"    deltas {_scores(ev.get('deltas', []), signed=True)}; "
+                       f"scores {_scores(ev.get('scores', []))}")
+        elif t == "end_game":
+            out.append("")
+            out.append(f"{tag} end of the match: "
+                       + ", ".join(f"{SEAT_WINDS[s]} {names[s]} {v}" for s, v in enumerate(ev.get("scores", []))))
+        else:
+            out.append(f"{tag} {_json_text(ev, 200)}")
+        i += 1
+    return out
+
+
+def _discard_text(ev: dict[str, Any]) -> str:
+    text = str(ev.get("pai"))
+    if ev.get("tsumogiri"):
+        text += " (the drawn tile)"
+    if ev.get("wild"):
+        text += " — a wild: 小相公, no more wins this hand (R2)"
+    return text
