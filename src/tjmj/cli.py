@@ -552,8 +552,10 @@ def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
 def _register() -> None:
     """Commands that live in their own modules (each readable alone, like python-chess's)."""
     from .cli_replay import replay
+    from .cli_simulate import simulate
 
     main.add_command(replay)
+    main.add_command(simulate)
 
 
 _register()

@@ -159,7 +159,7 @@ _NEG = -99
 
 
 @cache
-def _used(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
+def used_table(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """table[m] = (best with no pair, best with one pair), m = 0..4 melds at most."""
     n = len(c)
     i = 0
@@ -169,7 +169,7 @@ def _used(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
         return tuple((0, 0) for _ in range(5))
     lst = list(c)
     lst[i] -= 1
-    best = [list(row) for row in _used(tuple(lst), honors)]  # the lowest tile left unused
+    best = [list(row) for row in used_table(tuple(lst), honors)]  # the lowest tile left unused
     lst[i] += 1
 
     def fold(sub: tuple[tuple[int, int], ...], gain: int, melds: int, pairs: int) -> None:
@@ -182,23 +182,23 @@ def _used(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     x = c[i]
     for k in range(1, min(x, 3) + 1):
         lst[i] = x - k
-        fold(_used(tuple(lst), honors), k, 1, 0)
+        fold(used_table(tuple(lst), honors), k, 1, 0)
     for k in range(1, min(x, 2) + 1):
         lst[i] = x - k
-        fold(_used(tuple(lst), honors), k, 0, 1)
+        fold(used_table(tuple(lst), honors), k, 0, 1)
     lst[i] = x - 1
     if not honors:
         if i + 1 < n and c[i + 1]:
             lst[i + 1] -= 1
-            fold(_used(tuple(lst), honors), 2, 1, 0)
+            fold(used_table(tuple(lst), honors), 2, 1, 0)
             if i + 2 < n and c[i + 2]:
                 lst[i + 2] -= 1
-                fold(_used(tuple(lst), honors), 3, 1, 0)
+                fold(used_table(tuple(lst), honors), 3, 1, 0)
                 lst[i + 2] += 1
             lst[i + 1] += 1
         if i + 2 < n and c[i + 2]:
             lst[i + 2] -= 1
-            fold(_used(tuple(lst), honors), 2, 1, 0)
+            fold(used_table(tuple(lst), honors), 2, 1, 0)
     return tuple((a, b) for a, b in best)
 
 
@@ -226,10 +226,10 @@ def shanten_of(h: HandInput) -> int:
 def shanten_counts(nonwild: list[int], w: int, m: int) -> int:
     """Shanten from non-wild counts (34), the wild count and the concealed melds needed."""
     tables = [
-        _used(tuple(nonwild[0:9]), False),
-        _used(tuple(nonwild[9:18]), False),
-        _used(tuple(nonwild[18:27]), False),
-        _used(tuple(nonwild[27:34]), True),
+        used_table(tuple(nonwild[0:9]), False),
+        used_table(tuple(nonwild[9:18]), False),
+        used_table(tuple(nonwild[18:27]), False),
+        used_table(tuple(nonwild[27:34]), True),
     ]
     # max-plus combination over suits: acc[m][p] = most real tiles used
     acc = [[0, 0] for _ in range(m + 1)]

@@ -1,0 +1,200 @@
+"""Self-play throughput: tjmj hands/s with random and baseline bots against peer mahjong engines.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/selfplay.py [--hands N] [--peer-games N] [--repeat R] [--seed S] [--json]
+
+Every line runs in this process, on one core (``simulate(..., workers=1)``, no records written):
+
+* tjmj ``random``: uniform random legal actions (wild discards make 小相公, R2, so almost every
+  hand ends as a 荒牌 draw after the whole wall);
+* tjmj ``greedy``: the same, but it always takes a legal win;
+* tjmj ``baseline``: the shanten bot of :mod:`tjmj.bots.baseline` (it reads the observation);
+* ``rlcard`` 1.2.0 ``mahjong`` (one hand per game) with four ``RandomAgent`` via ``env.run``;
+* ``riichienv`` 0.4.11 one-hand 4-player games (``game_mode=0``, YON_IKKYOKU) with four
+  ``riichienv.agents.RandomAgent``.
+
+A peer that is not importable is skipped with a note.  Each repeat runs every line once with the
+same seeds, interleaved so all see the same machine load; the best repeat is kept.  Target:
+tjmj random-bot hands/s ≥ 10× rlcard's games/s.  A manual tool, never a (timed) test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import tjmj
+from tjmj.simulate import simulate
+
+TARGET_X_RLCARD = 10.0
+
+
+def tjmj_line(bots: str, hands: int, seed: int) -> Callable[[], tuple[int, float, dict[str, Any]]]:
+    def run() -> tuple[int, float, dict[str, Any]]:
+        s = simulate(hands=hands, seed=seed, bots=bots, workers=1)
+        return s.hands, s.seconds, {"mean_turns": round(s.discards / s.hands, 1), "wins": s.wins}
+
+    return run
+
+
+def rlcard_line(games: int, seed: int) -> Callable[[], tuple[int, float, dict[str, Any]]] | str:
+    try:
+        import numpy as np
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError as e:  # the peer is optional: skip with a note
+        return f"rlcard not importable ({e}); pip install rlcard==1.2.0"
+    env = rlcard.make("mahjong", config={"seed": seed})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+
+    def run() -> tuple[int, float, dict[str, Any]]:
+        np.random.seed(seed)  # RandomAgent draws from numpy's global generator
+        wins = 0
+        t0 = time.perf_counter()
+        for _ in range(games):
+            _, payoffs = env.run(is_training=False)
+            wins += any(p > 0 for p in payoffs)
+        return games, time.perf_counter() - t0, {"wins": wins}
+
+    return run
+
+
+def riichienv_line(games: int, seed: int) -> Callable[[], tuple[int, float, dict[str, Any]]] | str:
+    try:
+        from riichienv import RiichiEnv
+        from riichienv.agents import RandomAgent
+    except ImportError as e:
+        return f"riichienv not importable ({e}); pip install riichienv==0.4.11"
+
+    def run() -> tuple[int, float, dict[str, Any]]:
+        env = RiichiEnv(game_mode=0, skip_mjai_logging=True, seed=seed)  # 0: one 4-player hand
+        agents = [RandomAgent(seed + i) for i in range(4)]
+        steps = 0
+        t0 = time.perf_counter()
+        for _ in range(games):
+            obs = env.reset()
+            while not env.done():
+                obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
+                steps += 1
+        return games, time.perf_counter() - t0, {"steps_per_game": round(steps / games, 1)}
+
+    return run
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def machine() -> dict[str, object]:
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
+    return {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "cpu_count": os.cpu_count(),
+        "loadavg_at_start": load,
+        "tjmj": tjmj.__version__,
+        "rlcard": _version("rlcard"),
+        "riichienv": _version("riichienv"),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=1000, help="tjmj hands per line and repeat (default 1000)")
+    ap.add_argument("--peer-games", type=int, default=100, help="rlcard games per repeat (riichienv: 5×; default 100)")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per line; the best is kept (default 3)")
+    ap.add_argument("--seed", type=int, default=20261129, help="seed of every line (default 20261129)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of the table")
+    args = ap.parse_args(argv)
+    say = (lambda *a, **k: print(*a, file=sys.stderr, **k)) if args.json else print
+    hands, games, repeat = max(1, args.hands), max(1, args.peer_games), max(1, args.repeat)
+
+    lines: dict[str, Callable[[], tuple[int, float, dict[str, Any]]] | str] = {
+        "tjmj random": tjmj_line("random", hands, args.seed),
+        "tjmj greedy (random, wins when it can)": tjmj_line("greedy", hands, args.seed),
+        "tjmj baseline": tjmj_line("baseline", max(1, hands // 2), args.seed),
+        "rlcard mahjong, random agents": rlcard_line(games, args.seed),
+        "riichienv one hand, random agents": riichienv_line(5 * games, args.seed),
+    }
+    mach = machine()
+    say(f"machine: {mach['platform']}, {mach['processor']}, {mach['cpu_count']} CPUs, load {mach['loadavg_at_start']}, "
+        f"{mach['python']}; rlcard {mach['rlcard']}, riichienv {mach['riichienv']}", flush=True)
+    for name, fn in lines.items():
+        if isinstance(fn, str):
+            say(f"skipped: {name}: {fn}", flush=True)
+    runnable = {k: v for k, v in lines.items() if not isinstance(v, str)}
+    for fn in runnable.values():  # untimed warm-up: memoised tables, imports, JIT-free caches
+        fn()
+    best: dict[str, tuple[float, int, float, dict[str, Any]]] = {}
+    for r in range(repeat):
+        for name, fn in runnable.items():
+            n, secs, extra = fn()
+            rate = n / secs if secs > 0 else float("inf")
+            if name not in best or rate > best[name][0]:
+                best[name] = (rate, n, secs, extra)
+        print(f"repeat {r + 1}/{repeat} done", file=sys.stderr, flush=True)
+
+    rl = best.get("rlcard mahjong, random agents", (None,))[0]
+    ri = best.get("riichienv one hand, random agents", (None,))[0]
+    rows = []
+    for name in lines:
+        if name not in best:
+            rows.append({"line": name, "skipped": lines[name]})
+            continue
+        rate, n, secs, extra = best[name]
+        row: dict[str, Any] = {"line": name, "per_s": rate, "n": n, "seconds": secs, **extra}
+        if name.startswith("tjmj"):
+            row["x_rlcard"] = rate / rl if rl else None
+            row["x_riichienv"] = rate / ri if ri else None
+            if name in ("tjmj random", "tjmj greedy (random, wins when it can)") and rl:
+                row["target"] = f">= {TARGET_X_RLCARD:g}x rlcard"
+                row["pass"] = rate >= TARGET_X_RLCARD * rl
+        rows.append(row)
+    if args.json:
+        print(json.dumps({"machine": mach, "hands": hands, "peer_games": games, "repeat": repeat, "lines": rows}))
+        return 0
+    head = ("line", "hands|games/s", "x rlcard", "x riichienv", "target", "")
+    table = [head]
+    for row in rows:
+        if "skipped" in row:
+            table.append((row["line"], "skipped", "", "", "", ""))
+            continue
+        x1 = f"{row['x_rlcard']:.1f}x" if row.get("x_rlcard") else ""
+        x2 = f"{row['x_riichienv']:.2f}x" if row.get("x_riichienv") else ""
+        verdict = ("PASS" if row["pass"] else "BELOW") if "pass" in row else ""
+        table.append((row["line"], f"{row['per_s']:.0f}", x1, x2, row.get("target", ""), verdict))
+    widths = [max(len(str(r[i])) for r in table) for i in range(len(head))]
+    for i, r in enumerate(table):
+        print("  ".join(str(c).ljust(w) if j == 0 else str(c).rjust(w) for j, (c, w) in enumerate(zip(r, widths))))
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+    notes = []
+    for row in rows:
+        if "mean_turns" in row:
+            notes.append(f"{row['line']}: {row['wins']} wins in {row['n']} hands, {row['mean_turns']} discards/hand")
+        elif "steps_per_game" in row:
+            notes.append(f"{row['line']}: {row['steps_per_game']} env steps/game")
+        elif "wins" in row:
+            notes.append(f"{row['line']}: {row['wins']} wins in {row['n']} games")
+    for n in notes:
+        print(f"  {n}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""Bots that play the engine's decisions (R3–R9) from a seat's observation only.
+
+A bot is anything with a ``name`` and ``choose(obs, legal, rng) -> Action``:
+
+* ``obs`` is :meth:`tjmj.game.Match.observation` for the bot's seat (never the engine's hidden
+  state: other hands, the wall order);
+* ``legal`` is :meth:`tjmj.game.Match.legal_actions` for that seat, never empty;
+* ``rng`` is the bot's own :class:`random.Random`; a bot's choice depends only on
+  (obs, legal, rng state), so a match is reproducible from its seed.
+
+A bot may set ``uses_observation = False`` when it decides from ``legal`` alone (the random bots):
+the driver then passes an empty dict and skips building the observation, which is most of the
+per-decision cost of a random game.
+
+>>> [type(make_bot(n)).__name__ for n in BOT_NAMES]
+['RandomBot', 'GreedyRandomBot', 'BaselineBot']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from ..game import Action
+from .baseline import BaselineBot
+from .random_bot import GreedyRandomBot, RandomBot
+
+__all__ = ["Bot", "BaselineBot", "GreedyRandomBot", "RandomBot", "BOTS", "BOT_NAMES", "make_bot", "UnknownBot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """The bot protocol: a name and a choice among the legal actions."""
+
+    name: str
+
+    def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
+
+
+class UnknownBot(ValueError):
+    """A bot name that is not in the registry; the message lists the known names."""
+
+
+# name -> factory; the names are what `tjmj simulate --bots` and records use
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyRandomBot,
+    "baseline": BaselineBot,
+}
+BOT_NAMES: tuple[str, ...] = tuple(BOTS)
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot by registry name: ``random`` (uniform legal, for fuzzing), ``greedy`` (random but
+    wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`)."""
+    try:
+        factory = BOTS[name]
+    except KeyError:
+        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}") from None
+    return factory()

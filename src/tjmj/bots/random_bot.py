@@ -1,0 +1,43 @@
+"""Random bots: uniform over the legal actions (fuzzing), and the same but winning when it can."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..game import Action
+
+__all__ = ["RandomBot", "GreedyRandomBot"]
+
+
+class RandomBot:
+    """A uniformly random legal action: sit/pull, discards (wilds too: 小相公, R2), claims, kongs, win.
+
+    ``win_when_possible=True`` always declares a legal win (R4: declaring is optional), so that
+    hands end in wins rather than mostly in 荒牌; everything else stays uniform.  Neither variant
+    reads the observation (``uses_observation = False``).
+    """
+
+    uses_observation = False
+
+    def __init__(self, win_when_possible: bool = False) -> None:
+        self.win_when_possible = win_when_possible
+        self.name = "greedy" if win_when_possible else "random"
+
+    def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if self.win_when_possible:
+            for a in legal:
+                if a.type == "win":
+                    return a
+        # rng.choice draws one random number per call: the sequence stays reproducible per seed
+        return rng.choice(legal)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(win_when_possible={self.win_when_possible})"
+
+
+class GreedyRandomBot(RandomBot):
+    """:class:`RandomBot` with ``win_when_possible=True`` (registry name ``greedy``)."""
+
+    def __init__(self) -> None:
+        super().__init__(win_when_possible=True)

@@ -1,0 +1,154 @@
+"""``tjmj simulate``: bots play hands or matches on the engine; a summary, optionally the records.
+
+    tjmj simulate --hands 2000 --seed 1
+    tjmj simulate --matches 10 --rules yiyou --bots baseline,baseline,random,baseline --out rec.jsonl
+    tjmj simulate --hands 500 --set min_fan=1 --workers 4 --json
+
+Registered on the ``tjmj`` group by :mod:`tjmj.cli`.  Bad input exits with status 2 and one
+``Error: …`` line, like the other commands.  The progress bar goes to stderr, only when stderr is
+a terminal and without ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+from .bots import BOT_NAMES, UnknownBot, make_bot
+from .rules import PRESETS, Rules, RulesError
+from .simulate import HANDS_PER_MATCH, Summary
+from .simulate import simulate as run_simulation
+from .wall import SEATS
+
+__all__ = ["simulate"]
+
+
+def _overrides(items: Iterable[str]) -> dict[str, Any]:
+    """``--set option=value``: JSON (``1``, ``true``) or else the raw text, as ``tjmj rules --set``."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r}: expected option=value, e.g. --set min_fan=1", param_hint="'--set'")
+        try:
+            out[key] = json.loads(raw)
+        except ValueError:
+            out[key] = raw
+    return out
+
+
+def _parse_bots(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) not in (1, SEATS):
+        raise click.BadParameter(
+            f"give one bot name (for all four players) or four separated by commas, got {len(names)}: {text!r}",
+            param_hint="'--bots'",
+        )
+    for n in names:
+        try:
+            make_bot(n)
+        except UnknownBot as e:
+            raise click.BadParameter(str(e), param_hint="'--bots'") from None
+    return names * SEATS if len(names) == 1 else names
+
+
+@click.command("simulate")
+@click.option("--hands", type=click.IntRange(min=1), help=f"Play this many hands (matches of {HANDS_PER_MATCH} hands).")
+@click.option("--matches", type=click.IntRange(min=1), help="Play this many full matches (R9 length).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same records.")
+@click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True,
+              help="Rule preset (see `tjmj rules`).")
+@click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
+              help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1, suben=true.")
+@click.option("--bots", default="baseline", show_default=True, metavar="NAMES",
+              help=f"One bot for all four players, or four comma-separated ({', '.join(BOT_NAMES)}).")
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Write every event as JSON lines, match by match.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes; the records do not depend on it.")
+@click.option("--hands-per-match", type=click.IntRange(min=1), default=HANDS_PER_MATCH, show_default=True,
+              help="With --hands: the length of each match (R9 match_hands).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def simulate(hands: int | None, matches: int | None, seed: int, preset: str, sets: tuple[str, ...], bots: str,
+             out: str | None, workers: int, hands_per_match: int, as_json: bool) -> None:
+    """Self-play: bots play HANDS hands or MATCHES matches; print a summary (wins, fan, kongs, speed)."""
+    if (hands is None) == (matches is None):
+        raise click.UsageError("give exactly one of --hands N or --matches N")
+    names = _parse_bots(bots)
+    try:
+        rules = Rules.preset(preset, **_overrides(sets))
+    except RulesError as e:
+        raise click.BadParameter(str(e), param_hint="'--set'") from None
+    show_bar = not as_json and sys.stderr.isatty()
+    if show_bar:
+        summary = _with_bar(hands, matches, seed, rules, names, out, workers, hands_per_match)
+    else:
+        summary = run_simulation(hands, matches, seed, rules, names, out, workers, hands_per_match=hands_per_match)
+    if as_json:
+        click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
+    else:
+        _show(summary, rules, seed)
+
+
+def _with_bar(hands: int | None, matches: int | None, seed: int, rules: Rules, names: tuple[str, ...],
+              out: str | None, workers: int, hands_per_match: int) -> Summary:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    unit = "hands" if hands is not None else "matches"
+    with Progress(TextColumn(f"[bold]{unit}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(unit, total=hands if hands is not None else matches)
+        return run_simulation(hands, matches, seed, rules, names, out, workers,
+                              lambda done, total: bar.update(task, completed=done), hands_per_match=hands_per_match)
+
+
+def _show(s: Summary, rules: Rules, seed: int) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    d = s.to_dict()
+    con = Console(highlight=False)
+    hands = d["hands"] or 1
+    bots = f"4 × {d['bots'][0]}" if len(set(d["bots"])) == 1 else ", ".join(d["bots"])
+    t = Table(title=f"Self-play — {escape(rules.name)}, seed {seed}, bots {escape(bots)}")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    rows = [
+        ("hands / matches", f"{d['hands']} / {d['matches']}"),
+        ("wins", f"{d['wins']} ({d['win_rate']:.1%})"),
+        ("draws (荒牌)", f"{d['draws']} ({d['draw_rate']:.1%})"),
+        ("wins by seat (E S W N)", " ".join(map(str, d["wins_by_seat"]))),
+        ("mean fan of a win", f"{d['mean_fan']:.2f}"),
+        ("天胡", str(d["tianhu"])),
+        ("铲 (R7)", str(d["chan"])),
+        ("kongs: 明杠 / 暗杠 / 金杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in
+                                                  ("daiminkan", "ankan", "gold_ankan", "kakan"))),
+        ("pons", str(d["pons"])),
+        ("wild discards (小相公)", str(d["wild_discards"])),
+        ("sits / pulls per hand", f"{d['sits'] / hands:.2f} / {d['pulls'] / hands:.2f}"),
+        ("mean turns (discards per hand)", f"{d['mean_turns']:.1f}"),
+        ("time", f"{d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)"),
+    ]
+    for k, v in rows:
+        t.add_row(escape(k), escape(v))
+    con.print(t)
+    b = Table(title="By bot")
+    for col in ("bot", "players", "wins", "points"):
+        b.add_column(col, justify="left" if col == "bot" else "right")
+    for name in d["wins_by_bot"]:
+        b.add_row(escape(name), str(d["bots"].count(name)), str(d["wins_by_bot"][name]), str(d["points_by_bot"][name]))
+    con.print(b)
+    if d["combinations"]:
+        c = Table(title="Winning combinations (R5.3)")
+        for col in ("combination", "count", "share", "mean fan"):
+            c.add_column(col, justify="left" if col == "combination" else "right")
+        for name, v in d["combinations"].items():
+            c.add_row(escape(name), str(v["count"]), f"{v['frequency']:.1%}", f"{v['mean_fan']:.1f}")
+        con.print(c)

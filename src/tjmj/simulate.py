@@ -1,0 +1,324 @@
+"""Self-play: bots play whole matches on the engine (R3–R9); records and a summary.
+
+>>> s = simulate(hands=3, seed=1)
+>>> s.hands, s.wins + s.draws
+(3, 3)
+
+Two ways to size a run:
+
+* ``matches=N``: N full matches under ``rules`` (their length is R9's: ``match_rounds``, or
+  ``match_hands`` if set).
+* ``hands=N``: exactly N hands, played as consecutive matches of ``hands_per_match`` hands each
+  (the last one shorter): match *i* uses ``rules.replace(match_hands=...)``, so R9's dealer
+  rotation, sitting and scores run on within each match and restart at the next.  The split
+  depends only on N and ``hands_per_match``, never on ``workers``.
+
+Determinism: match *i* has seed ``match_seed(seed, i)`` and each player's bot its own
+``random.Random`` derived from that, so a given (seed, rules, bots, size) gives the same
+records and summary with any number of workers (matches run in a process pool and are merged
+in index order).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import orjson
+
+from .bots import make_bot
+from .game import Match
+from .rules import CLASSIC, Rules
+from .wall import SEATS
+
+__all__ = ["simulate", "Summary", "match_seed", "play_match", "HANDS_PER_MATCH", "KONG_TYPES"]
+
+HANDS_PER_MATCH = 50  # --hands: hands per match (R9 match_hands)
+KONG_TYPES = ("daiminkan", "ankan", "gold_ankan", "kakan")  # 明杠, 暗杠, 金杠, 加杠 (R4, R6)
+_MAX_STEPS_PER_HAND = 10_000  # far above any real hand: a stuck engine fails loudly instead of hanging
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` of a run: a hash, so runs with nearby seeds share no match."""
+    digest = hashlib.blake2b(f"tjmj-simulate/{seed}/{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def _bot_rng(mseed: int, player: int) -> random.Random:
+    return random.Random(match_seed(mseed, 1000 + player))
+
+
+@dataclass
+class Summary:
+    """Counts over a run; ``to_dict()`` gives the JSON form (means and rates computed there).
+
+    Seats are the match's seats 0–3 (E S W N, R3); ``bots`` are per player (the order given),
+    and the engine seats players at random, so per-bot figures follow the seating.
+    """
+
+    bots: tuple[str, ...] = ()
+    hands: int = 0
+    matches: int = 0
+    wins_by_seat: list[int] = field(default_factory=lambda: [0] * SEATS)
+    wins_by_player: list[int] = field(default_factory=lambda: [0] * SEATS)
+    wins_by_bot: dict[str, int] = field(default_factory=dict)
+    points_by_player: list[int] = field(default_factory=lambda: [0] * SEATS)
+    points_by_bot: dict[str, int] = field(default_factory=dict)
+    draws: int = 0  # 荒牌: ryukyoku events
+    tianhu: int = 0
+    combinations: dict[str, list[int]] = field(default_factory=dict)  # name -> [count, fan sum]
+    chan: int = 0  # 铲 (R7)
+    kongs: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KONG_TYPES, 0))
+    discards: int = 0
+    wild_discards: int = 0  # each makes its discarder 小相公 (R2)
+    pons: int = 0
+    sits: int = 0
+    pulls: int = 0
+    seconds: float = 0.0
+
+    @property
+    def wins(self) -> int:
+        return sum(self.wins_by_seat)
+
+    def add_match(self, events: Sequence[dict[str, Any]], bots_by_player: Sequence[str]) -> None:
+        """Count one complete match from its events (start_game … end_game)."""
+        seating: list[int] = list(range(SEATS))
+        self.matches += 1
+        for ev in events:
+            t = ev["type"]
+            if t == "dahai":
+                self.discards += 1
+                if ev["wild"]:
+                    self.wild_discards += 1
+            elif t == "hora":
+                seat = ev["actor"]
+                player = seating[seat]
+                self.wins_by_seat[seat] += 1
+                self.wins_by_player[player] += 1
+                name = bots_by_player[player]
+                self.wins_by_bot[name] = self.wins_by_bot.get(name, 0) + 1
+                if ev.get("tianhu"):
+                    self.tianhu += 1
+                c = self.combinations.setdefault(ev["name"], [0, 0])
+                c[0] += 1
+                c[1] += ev["fan"]
+            elif t == "pon":
+                self.pons += 1
+            elif t == "daiminkan":
+                self.kongs["daiminkan"] += 1
+            elif t == "ankan":
+                self.kongs["gold_ankan" if ev.get("gold") else "ankan"] += 1
+            elif t == "kakan":
+                self.kongs["kakan"] += 1
+            elif t == "ryukyoku":
+                self.draws += 1
+            elif t == "chan":
+                self.chan += 1
+            elif t == "end_kyoku":
+                self.hands += 1
+            elif t == "start_kyoku":
+                self.sits += bool(ev["sit"])
+                self.pulls += sum(ev["pulls"])
+            elif t == "start_game":
+                seating = list(ev["seating"])
+            elif t == "end_game":
+                for seat, pts in enumerate(ev["scores"]):
+                    player = seating[seat]
+                    self.points_by_player[player] += pts
+                    name = bots_by_player[player]
+                    self.points_by_bot[name] = self.points_by_bot.get(name, 0) + pts
+
+    def merge(self, other: Summary) -> None:
+        """Add another run's counts (used to combine matches in index order)."""
+        for attr in ("hands", "matches", "draws", "tianhu", "chan", "discards", "wild_discards", "pons", "sits",
+                     "pulls"):
+            setattr(self, attr, getattr(self, attr) + getattr(other, attr))
+        for i in range(SEATS):
+            self.wins_by_seat[i] += other.wins_by_seat[i]
+            self.wins_by_player[i] += other.wins_by_player[i]
+            self.points_by_player[i] += other.points_by_player[i]
+        for d, o in ((self.wins_by_bot, other.wins_by_bot), (self.points_by_bot, other.points_by_bot),
+                     (self.kongs, other.kongs)):
+            for k, v in o.items():
+                d[k] = d.get(k, 0) + v
+        for name, (n, fan) in other.combinations.items():
+            c = self.combinations.setdefault(name, [0, 0])
+            c[0] += n
+            c[1] += fan
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form; ``seconds`` and ``hands_per_s`` are the only machine-dependent keys."""
+        hands = self.hands or 1
+        wins = self.wins or 1
+        names = list(dict.fromkeys(self.bots))  # per-bot figures in the order the bots were given
+        combos = sorted(self.combinations.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        return {
+            "hands": self.hands,
+            "matches": self.matches,
+            "bots": list(self.bots),
+            "wins": self.wins,
+            "draws": self.draws,
+            "win_rate": self.wins / hands,
+            "draw_rate": self.draws / hands,
+            "wins_by_seat": list(self.wins_by_seat),
+            "wins_by_player": list(self.wins_by_player),
+            "wins_by_bot": {n: self.wins_by_bot.get(n, 0) for n in names},
+            "points_by_player": list(self.points_by_player),
+            "points_by_bot": {n: self.points_by_bot.get(n, 0) for n in names},
+            "tianhu": self.tianhu,
+            "combinations": {
+                name: {"count": n, "frequency": n / wins, "mean_fan": fan / n} for name, (n, fan) in combos
+            },
+            "mean_fan": sum(f for _, f in self.combinations.values()) / wins,
+            "chan": self.chan,
+            "kongs": dict(self.kongs),
+            "pons": self.pons,
+            "wild_discards": self.wild_discards,
+            "sits": self.sits,
+            "pulls": self.pulls,
+            "mean_turns": self.discards / hands,
+            "seconds": self.seconds,
+            "hands_per_s": self.hands_per_s,
+        }
+
+
+def play_match(rules: Rules, seed: int, bots: Sequence[str]) -> Match:
+    """Play one match to its end: player ``p`` (engine seating, R3) is played by ``bots[p]``."""
+    players = [make_bot(name) for name in bots]
+    rngs = [_bot_rng(seed, p) for p in range(SEATS)]
+    m = Match(rules, seed, names=list(bots))
+    by_seat = [players[m.seating[s]] for s in range(SEATS)]
+    rng_by_seat = [rngs[m.seating[s]] for s in range(SEATS)]
+    wants_obs = [getattr(b, "uses_observation", True) for b in by_seat]
+    steps = 0
+    limit = _MAX_STEPS_PER_HAND
+    last_hand = 0
+    empty: dict[str, Any] = {}
+    while not m.is_over:
+        seat = m.to_act
+        legal = m.legal_actions(seat)
+        obs = m.observation(seat) if wants_obs[seat] else empty
+        m.apply(seat, by_seat[seat].choose(obs, legal, rng_by_seat[seat]))
+        steps += 1
+        if m.hand_number != last_hand:
+            last_hand, steps = m.hand_number, 0
+        elif steps > limit:
+            raise RuntimeError(f"match seed {seed}: hand {m.hand_number} did not end after {limit} decisions")
+    if sum(m.scores) != 0:  # R8: every payment has a payer and a payee
+        raise AssertionError(f"match seed {seed}: scores {m.scores} do not sum to zero")
+    return m
+
+
+# one task per match: (index, rules, seed, bots, keep the events?)
+_Task = tuple[int, Rules, int, tuple[str, ...], bool]
+
+
+def _run(task: _Task) -> tuple[Summary, list[dict[str, Any]] | None]:
+    _, rules, seed, bots, keep = task
+    m = play_match(rules, seed, bots)
+    s = Summary(bots=bots)
+    s.add_match(m.events, bots)
+    return s, (m.events if keep else None)
+
+
+def _tasks(hands: int | None, matches: int | None, seed: int, rules: Rules, bots: tuple[str, ...], keep: bool,
+           hands_per_match: int) -> list[_Task]:
+    if matches is not None:
+        return [(i, rules, match_seed(seed, i), bots, keep) for i in range(matches)]
+    assert hands is not None
+    out: list[_Task] = []
+    left, i = hands, 0
+    while left > 0:
+        n = min(hands_per_match, left)
+        out.append((i, rules.replace(match_hands=n), match_seed(seed, i), bots, keep))
+        left -= n
+        i += 1
+    return out
+
+
+def _bots(bots: str | Sequence[str]) -> tuple[str, ...]:
+    names = tuple(bots.split(",")) if isinstance(bots, str) else tuple(bots)
+    names = tuple(n.strip() for n in names)
+    if len(names) == 1:
+        names = names * SEATS
+    if len(names) != SEATS:
+        raise ValueError(f"bots: give one name (for all four players) or four, got {len(names)}: {', '.join(names)}")
+    for n in names:
+        make_bot(n)  # raises UnknownBot (a ValueError) naming the known bots
+    return names
+
+
+def simulate(
+    hands: int | None = None,
+    matches: int | None = None,
+    seed: int = 0,
+    rules: Rules = CLASSIC,
+    bots: str | Sequence[str] = ("baseline",) * SEATS,
+    out: str | os.PathLike[str] | IO[bytes] | None = None,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    hands_per_match: int = HANDS_PER_MATCH,
+) -> Summary:
+    """Run self-play and return its :class:`Summary` (see the module docstring for sizing).
+
+    ``out``: a path or binary file; every event is written as one JSON line, complete matches
+    in index order (each from ``start_game`` to ``end_game``).  ``progress(done, total)`` is
+    called after each match, counting hands with ``hands=`` and matches with ``matches=``.
+    """
+    if (hands is None) == (matches is None):
+        raise ValueError("give exactly one of hands= or matches=")
+    size = hands if hands is not None else matches
+    if not isinstance(size, int) or size < 1:
+        raise ValueError(f"hands/matches must be a positive integer, got {size!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if hands_per_match < 1:
+        raise ValueError(f"hands_per_match must be at least 1, got {hands_per_match}")
+    names = _bots(bots)
+    tasks = _tasks(hands, matches, seed, rules, names, out is not None, hands_per_match)
+    summary = Summary(bots=names)
+    sink, close = _open(out)
+    start = time.perf_counter()
+    try:
+        for s, events in _results(tasks, workers):
+            summary.merge(s)
+            if sink is not None and events is not None:
+                sink.write(b"".join(orjson.dumps(ev) + b"\n" for ev in events))
+            if progress is not None:
+                progress(summary.hands if hands is not None else summary.matches, size)
+    finally:
+        if close and sink is not None:
+            sink.close()
+    summary.seconds = time.perf_counter() - start
+    if hands is not None and summary.hands != hands:
+        raise AssertionError(f"played {summary.hands} hands, asked for {hands}")
+    return summary
+
+
+def _open(out: str | os.PathLike[str] | IO[bytes] | None) -> tuple[IO[bytes] | None, bool]:
+    if out is None:
+        return None, False
+    if isinstance(out, str | os.PathLike):
+        return open(out, "wb"), True  # noqa: SIM115 - closed in simulate's finally
+    return out, False
+
+
+def _results(tasks: list[_Task], workers: int) -> Iterator[tuple[Summary, list[dict[str, Any]] | None]]:
+    if workers == 1 or len(tasks) == 1:
+        for t in tasks:
+            yield _run(t)
+        return
+    # map() yields in task order, so merging and writing stay in index order
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as ex:
+        yield from ex.map(_run, tasks, chunksize=1)
