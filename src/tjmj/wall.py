@@ -77,6 +77,7 @@ class Wall:
     tail_order: list[int] = field(default_factory=list)
     tail_pos: int = 0
     head_limit: int = 136  # head draws must stay below this (the reserve in dice mode)
+    _live: int = 0  # free tiles below head_limit, kept in step (observations read it often)
 
     @classmethod
     def build(cls, rng: random.Random, dealer: int, wild_method: str = "dice", tiles: list[int] | None = None,
@@ -117,11 +118,17 @@ class Wall:
             w.indicator_index = 2 * 26 + 1
         w.taken[w.indicator_index] = True
         w.tail_order = [2 * s + b for s in range(STACKS - 1, -1, -1) for b in (0, 1)]
+        w._recount()
         return w
+
+    def _recount(self) -> None:
+        self._live = sum(1 for i in range(min(self.head_limit, 136)) if not self.taken[i])
 
     def _take(self, i: int) -> Tile:
         assert not self.taken[i]
         self.taken[i] = True
+        if i < self.head_limit:
+            self._live -= 1
         return self.tiles[i]
 
     def _deal(self) -> None:
@@ -157,7 +164,7 @@ class Wall:
     @property
     def live_count(self) -> int:
         """Tiles still available to head draws (R3 exhaustion)."""
-        return sum(1 for i in range(self.head, min(self.head_limit, 136)) if not self.taken[i])
+        return self._live
 
     @property
     def remaining(self) -> int:
@@ -185,7 +192,10 @@ class Wall:
             if not self.taken[i]:
                 if self.wild_method == "dice" and i < self.head_limit:
                     # the reserve is used up: replacements now eat the end of the live wall
+                    t = self._take(i)
                     self.head_limit = i
+                    self._recount()
+                    return t
                 return self._take(i)
         raise IndexError("no tile left for a replacement draw (R3)")
 
