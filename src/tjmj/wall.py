@@ -190,12 +190,8 @@ class Wall:
             i = self.tail_order[self.tail_pos]
             self.tail_pos += 1
             if not self.taken[i]:
-                if self.wild_method == "dice" and i < self.head_limit:
-                    # the reserve is used up: replacements now eat the end of the live wall
-                    t = self._take(i)
-                    self.head_limit = i
-                    self._recount()
-                    return t
+                # past the reserve this eats the end of the live wall (R3): the head draws
+                # skip taken tiles, so the two ends simply meet
                 return self._take(i)
         raise IndexError("no tile left for a replacement draw (R3)")
 
