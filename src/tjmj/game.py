@@ -218,6 +218,8 @@ class Match:
         """Do one legal action; returns the events it caused.  Illegal: raises, changes nothing."""
         if isinstance(action, str):
             action = Action.parse(action)
+        if action.type in ("pon", "kong") and action.tile is None and self.phase == "claim" and self.pending:
+            action = Action(action.type, self.pending[1])  # "pon" names the discard on offer
         if self.is_over:
             raise IllegalAction("the match is over")
         if seat != self.actor:
