@@ -282,6 +282,8 @@ class Match:
             pulls=list(self.pulls),
             scores=list(self.scores),
             tehais=[[TILE_TEXT[t] for t in w.hands[s]] for s in range(SEATS)],
+            # a scripted wall (tests) is not derived from the seed, so the record carries it
+            **({"wall": [TILE_TEXT[k] for k in scripted[0]]} if scripted else {}),
         )
         self.phase, self.actor = "turn", self.dealer
         self.seats[self.dealer].drew = 0

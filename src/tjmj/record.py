@@ -33,7 +33,7 @@ import orjson
 from .game import Action, IllegalAction, Match
 from .rules import PRESETS, Rules, RulesError
 from .score import score
-from .tiles import Tile, TileError, format_tiles
+from .tiles import Tile, TileError, format_tiles, parse_tiles
 from .wall import Dice
 
 __all__ = [
@@ -523,6 +523,16 @@ def _action_for(m: Match, nxt: dict[str, Any]) -> tuple[Action | None, str]:
     return Action("win"), ""
 
 
+def _scripted_walls(events: Sequence[dict[str, Any]]) -> list[tuple[list[int], Dice]] | None:
+    """The scripted walls a record carries (``start_kyoku.wall``), by hand; None if there are none."""
+    walls: list[tuple[list[int], Dice] | None] = []
+    for ev in events:
+        if ev.get("type") == "start_kyoku":
+            wall = ev.get("wall")
+            walls.append((list(parse_tiles("".join(wall))), Dice.from_dict(ev["dice"])) if wall else None)
+    return walls if any(walls) else None  # type: ignore[return-value]
+
+
 def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dice]] | None = None) -> ReplayResult:
     """Replay one match's record against the engine and report the first divergence, if any.
 
@@ -547,6 +557,8 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
     try:
         start = rec[0]
         rules = Rules.from_dict(start["rules"])
+        if walls is None:
+            walls = _scripted_walls(events)
         m = Match(rules, seed=start["seed"], names=_names_by_player(start), walls=walls)
     except (RulesError, KeyError, TypeError, ValueError, IndexError) as e:
         return diverge(0, "start", None, f"cannot start a match from this start_game: {e}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from .tiles import TILES, Tile
 
@@ -54,6 +55,12 @@ class Dice:
             "second": list(self.second),
             "indicator": list(self.indicator) if self.indicator else None,
         }
+
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Dice:
+        ind = d.get("indicator")
+        return cls(tuple(d["first"]), d["second_roller"], tuple(d["second"]), tuple(ind) if ind else None)  # type: ignore[arg-type]
 
 
 def _roll(rng: random.Random) -> tuple[int, int]:
