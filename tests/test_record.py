@@ -569,14 +569,19 @@ def test_cli_unreadable_after_a_good_match(tmp_path: Path) -> None:
     assert f"line {len(a) + 2}: not valid JSON" in res.stderr
 
 
-def test_scripted_walls_replay_only_with_the_walls() -> None:
-    """Walls given to Match(walls=...) are not in the record (R3: the seed alone decides them)."""
+def test_scripted_walls_replay_from_the_record() -> None:
+    """Walls given to Match(walls=...) do not follow from the seed, so start_kyoku carries them."""
     tiles = [k for k in range(34) for _ in range(4)]
     walls = [(tiles, Dice((1, 2), 2, (3, 4), (5, 6)))]
     m = Match(Rules.preset("classic", match_hands=1, max_pull=0), seed=0, walls=walls)
     rng = random.Random(0)
     while not m.is_over:
         m.apply(m.to_act, random_policy(m, rng))
-    d = replay(m.events).divergence
-    assert d is not None and (d.index, d.kind) == (1, "mismatch") and "dice" in d.explanation
+    assert m.events[1]["wall"] == [TILE_TEXT[k] for k in tiles]
+    assert replay(m.events).ok
     assert replay(m.events, walls=walls).ok
+    # without the carried wall the seed's own wall is dealt, and replay says where it parts
+    stripped = [dict(e) for e in m.events]
+    del stripped[1]["wall"]
+    d = replay(stripped).divergence
+    assert d is not None and (d.index, d.kind) == (1, "mismatch") and "dice" in d.explanation
