@@ -13,10 +13,7 @@ This is a manual tool: it is never run as a (timed) test.
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import json
-import os
-import platform
 import random
 import shutil
 import subprocess
@@ -32,7 +29,7 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.tile import TilesConverter
 
-import tjmj
+from _machine import machine as _machine
 from tjmj.meld import MeldType
 from tjmj.samples import SampleHand, random_complete_hand, random_hand
 from tjmj.score import Scorer, score
@@ -411,19 +408,7 @@ def print_table(results: list[dict[str, object]]) -> None:
 
 
 def machine() -> dict[str, object]:
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = None
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "cpu_count": os.cpu_count(),
-        "loadavg_at_start": load,
-        "tjmj": tjmj.__version__,
-        "mahjong": importlib.metadata.version("mahjong"),
-    }
+    return _machine("mahjong")
 
 
 def main(argv: list[str] | None = None) -> int:

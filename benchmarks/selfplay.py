@@ -22,16 +22,14 @@ tjmj random-bot hands/s ≥ 10× rlcard's games/s.  A manual tool, never a (time
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import json
-import os
-import platform
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-import tjmj
+from _machine import machine as _machine
+from _machine import version
 from tjmj.simulate import simulate
 
 TARGET_X_RLCARD = 10.0
@@ -89,28 +87,11 @@ def riichienv_line(games: int, seed: int) -> Callable[[], tuple[int, float, dict
     return run
 
 
-def _version(dist: str) -> str | None:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
+_version = version
 
 
 def machine() -> dict[str, object]:
-    try:
-        load = [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        load = None
-    return {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "cpu_count": os.cpu_count(),
-        "loadavg_at_start": load,
-        "tjmj": tjmj.__version__,
-        "rlcard": _version("rlcard"),
-        "riichienv": _version("riichienv"),
-    }
+    return _machine("rlcard", "riichienv")
 
 
 def main(argv: list[str] | None = None) -> int:

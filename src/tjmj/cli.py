@@ -19,6 +19,7 @@ import click
 import orjson
 
 from . import __version__
+from .cli_common import parse_overrides
 from .meld import Meld, MeldType, parse_melds
 from .rules import PRESETS, Rules, RulesError
 from .score import HandInput, ScoreResult, prepare, score_input
@@ -72,18 +73,10 @@ def _melds_text(values: Iterable[str]) -> list[Meld]:
 
 
 def _overrides(items: Iterable[str]) -> dict[str, Any]:
-    """``--set option=value``: the value is JSON (``1``, ``true``, ``"flat"``) or else the raw text."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise InputError(f"--set {item!r}: expected option=value, e.g. --set min_fan=1")
-        try:
-            out[key] = json.loads(raw)
-        except ValueError:
-            out[key] = raw  # so that tianhu=best_x4 works without shell-quoted JSON
-    return out
+    try:
+        return parse_overrides(items)
+    except ValueError as e:
+        raise InputError(f"--set {e}") from None
 
 
 def _rules(preset: str | None, sets: Iterable[str]) -> Rules:

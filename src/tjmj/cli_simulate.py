@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from .bots import BOT_NAMES, UnknownBot, make_bot
+from .cli_common import parse_overrides
 from .rules import PRESETS, Rules, RulesError
 from .simulate import HANDS_PER_MATCH, Summary
 from .simulate import simulate as run_simulation
@@ -28,18 +29,10 @@ __all__ = ["simulate"]
 
 
 def _overrides(items: Iterable[str]) -> dict[str, Any]:
-    """``--set option=value``: JSON (``1``, ``true``) or else the raw text, as ``tjmj rules --set``."""
-    out: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise click.BadParameter(f"{item!r}: expected option=value, e.g. --set min_fan=1", param_hint="'--set'")
-        try:
-            out[key] = json.loads(raw)
-        except ValueError:
-            out[key] = raw
-    return out
+    try:
+        return parse_overrides(items)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--set'") from None
 
 
 def _parse_bots(text: str) -> tuple[str, ...]:

@@ -359,33 +359,23 @@ class Match:
 
     def _replacement(self, seat: int) -> None:
         self.melds_made = True
-        self.after_pon = False
-        if not self.wall.can_replace():
-            self._exhausted()
-            return
-        t = self.wall.draw_replacement()
-        st = self.seats[seat]
-        st.add(t)
-        st.drew += 1
-        self.last_draw = t
-        self.kong_draw = True
-        self.pending = None
-        self.log("tsumo", actor=seat, pai=TILE_TEXT[t], replacement=True)
-        self.phase, self.actor = "turn", seat
+        self._draw(seat, replacement=True)
 
-    def _draw(self, seat: int) -> None:
-        if not self.wall.can_draw():
+    def _draw(self, seat: int, replacement: bool = False) -> None:
+        """A head draw, or a kong replacement from the tail (R3); none left: the hand is drawn."""
+        wall = self.wall
+        if not (wall.can_replace() if replacement else wall.can_draw()):
             self._exhausted()
             return
-        t = self.wall.draw()
+        t = wall.draw_replacement() if replacement else wall.draw()
         st = self.seats[seat]
         st.add(t)
         st.drew += 1
         self.last_draw = t
-        self.kong_draw = False
+        self.kong_draw = replacement
         self.pending = None
         self.after_pon = False
-        self.log("tsumo", actor=seat, pai=TILE_TEXT[t], replacement=False)
+        self.log("tsumo", actor=seat, pai=TILE_TEXT[t], replacement=replacement)
         self.phase, self.actor = "turn", seat
 
     def _discard(self, seat: int, tile: Tile | None) -> None:

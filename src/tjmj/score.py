@@ -307,15 +307,20 @@ def is_double_hundiao(struct: tuple) -> bool:
     return struct[0] == "hd2" or (len(struct) > 2 and struct[2] == "hd2")
 
 
-def _pack(c: Sequence[int]) -> list[int]:
-    """The four packed suits of a 34-entry count list (unrolled: this is on every hot path)."""
+_NO_MASK = (~0, ~0, ~0, ~0)
+
+
+def _pack(c: Sequence[int], m: Sequence[int] = _NO_MASK) -> list[int]:
+    """The four packed suits of a 34-entry count list, each ANDed with its mask (to drop the
+    wild kinds); unrolled, since this is on every hot path."""
     return [
-        c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21 | c[8] << 24,
-        c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
-        | c[17] << 24,
-        c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
-        | c[26] << 24,
-        c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18,
+        (c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21
+         | c[8] << 24) & m[0],
+        (c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
+         | c[17] << 24) & m[1],
+        (c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
+         | c[26] << 24) & m[2],
+        (c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18) & m[3],
     ]
 
 
@@ -340,19 +345,11 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
         c = tuple(lst)
     win = h.draw if win is None else win
     wilds = h.wilds
-    m0, m1, m2, m3, ws = _wild_masks(wilds)
+    *masks, ws = _wild_masks(wilds)
     w = 0
     for k in wilds:
         w += c[k]
-    nk = [
-        (c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21
-         | c[8] << 24) & m0,
-        (c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
-         | c[17] << 24) & m1,
-        (c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
-         | c[26] << 24) & m2,
-        (c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18) & m3,
-    ]
+    nk = _pack(c, masks)
     gold = h.gold_kongs if h.melds else 0
     suben_nk = None
     if ws >= 0 and h.rules.suben and gold == 0 and all(c[k] == 1 for k in wilds):
@@ -569,17 +566,7 @@ class Scorer:
     def _keys(self, c: Sequence[int]) -> tuple[list[int], int]:
         wa, wb, wc = self._wa, self._wb, self._wc
         w = c[wa] + (c[wb] if wb != wa else 0) + (c[wc] if wc != wa and wc != wb else 0)
-        nk = [
-            c[0] | c[1] << 3 | c[2] << 6 | c[3] << 9 | c[4] << 12 | c[5] << 15 | c[6] << 18 | c[7] << 21 | c[8] << 24,
-            c[9] | c[10] << 3 | c[11] << 6 | c[12] << 9 | c[13] << 12 | c[14] << 15 | c[15] << 18 | c[16] << 21
-            | c[17] << 24,
-            c[18] | c[19] << 3 | c[20] << 6 | c[21] << 9 | c[22] << 12 | c[23] << 15 | c[24] << 18 | c[25] << 21
-            | c[26] << 24,
-            c[27] | c[28] << 3 | c[29] << 6 | c[30] << 9 | c[31] << 12 | c[32] << 15 | c[33] << 18,
-        ]
-        for k in (wa, wb, wc):
-            s = k // 9
-            nk[s] &= ~(7 << (3 * (k - 9 * s)))
+        nk = _pack(c, self._masks)
         return nk, w
 
     def is_complete(self, counts: Sequence[int]) -> bool:
