@@ -402,3 +402,18 @@ def test_subprocess_batch_answers_interactively() -> None:
         watchdog.cancel()
         if p.poll() is None:
             p.kill()
+
+
+def test_score_svg_writes_the_arrangement(tmp_path):
+    """`tjmj score ... --svg FILE` draws the best arrangement with tjmj.svg (issue 4's CLI hook)."""
+    import xml.etree.ElementTree as ET
+
+    out = tmp_path / "hand.svg"
+    res = CliRunner().invoke(main, ["score", "1p1p1p2p3p456p789p66z", "--draw", "5m", "--indicator", "1p",
+                                    "--svg", str(out)])
+    assert res.exit_code == 0, res.output
+    root = ET.fromstring(out.read_text(encoding="utf-8"))
+    assert root.tag.endswith("svg") and "5m" in out.read_text(encoding="utf-8")
+    bad = CliRunner().invoke(main, ["score", "1p1p1p2p3p456p789p66z", "-d", "5m", "-i", "1p",
+                                    "--svg", str(tmp_path / "no" / "x.svg")])
+    assert bad.exit_code == 2 and "--svg" in bad.output

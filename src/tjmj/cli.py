@@ -460,9 +460,11 @@ def main() -> None:
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--batch", metavar="FILE", help="Score JSON lines from FILE ('-' for stdin); see docs/cli.md.")
+@click.option("--svg", "svg_path", metavar="FILE", help="Also draw the hand (its best arrangement) as SVG to FILE.")
 def score(
     hand: tuple[str, ...], draw: str | None, indicator: str | None, melds: tuple[str, ...], kong_draw: bool,
     tianhu: bool, preset: str | None, sets: tuple[str, ...], as_json: bool, batch: str | None,
+    svg_path: str | None,
 ) -> None:
     """Score a self-drawn hand (R5): HAND is the 13-tile-equivalent concealed hand before the draw.
 
@@ -474,7 +476,7 @@ def score(
     if batch is not None:
         given = [name for name, v in (("HAND", hand), ("--draw", draw), ("--indicator", indicator),
                                       ("--meld", melds), ("--kong-draw", kong_draw), ("--tianhu", tianhu),
-                                      ("--rules", preset), ("--set", sets)) if v]
+                                      ("--rules", preset), ("--set", sets), ("--svg", svg_path)) if v]
         if given:
             raise click.UsageError(f"--batch takes every input from its JSON lines; it cannot be combined with "
                                    f"{', '.join(given)}")
@@ -493,6 +495,22 @@ def score(
         click.echo(_json_line(r.to_dict()))
     else:
         _show_score(r)
+    if svg_path:
+        _write_svg(r, svg_path)
+
+
+def _write_svg(r: ScoreResult, path: str) -> None:
+    """The best arrangement when the hand is complete, else the hand as held (tjmj.svg)."""
+    from . import svg
+
+    h = r.hand
+    arr = r.arrangement
+    text = svg.arrangement(arr) if arr is not None else svg.hand(h.concealed, h.draw, h.melds, wilds=h.wilds)
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise InputError(f"--svg: cannot write {path!r}: {e.strerror or e}") from None
 
 
 @main.command()
