@@ -563,9 +563,11 @@ def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
 def _register() -> None:
     """Commands that live in their own modules (each readable alone, like python-chess's)."""
     from .cli_replay import replay
+    from .cli_serve import serve
     from .cli_simulate import simulate
 
     main.add_command(replay)
+    main.add_command(serve)
     main.add_command(simulate)
 
 

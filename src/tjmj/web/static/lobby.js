@@ -1,0 +1,79 @@
+// The lobby: quick game against bots, create a room, join by code.
+import { applyI18n, langToggle, t } from "./i18n.js";
+import { api, el, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
+
+const nameInput = document.getElementById("name");
+nameInput.value = savedName();
+
+function name() {
+  const n = nameInput.value.trim();
+  if (n) saveName(n);
+  return n || undefined;
+}
+
+function fillSelects() {
+  const hands = document.getElementById("match_hands");
+  const keep = hands.value || "4";
+  hands.replaceChildren(
+    ...[1, 4, 8, 16].map((n) => el("option", { value: String(n), text: t("hands_n", n) })),
+    el("option", { value: "", text: t("full_match") }),
+  );
+  hands.value = keep;
+  const timer = document.getElementById("timer_s");
+  const keepT = timer.value || "";
+  timer.replaceChildren(
+    el("option", { value: "", text: t("no_timer") }),
+    ...[15, 30, 60].map((n) => el("option", { value: String(n), text: t("seconds_n", n) })),
+  );
+  timer.value = keepT;
+}
+
+function hero() {
+  const box = document.getElementById("hero-tiles");
+  box.replaceChildren(...["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"].map((x) => tileImg(x, { size: "md" })),
+    el("span", { class: "gap" }), tileImg("5z", { size: "md", wild: true }), tileImg("6z", { size: "md", wild: true }));
+}
+
+async function go(promise) {
+  try {
+    const d = await promise;
+    saveSeat(d.room, { token: d.token, player: d.player });
+    location.href = `/table/${d.room}`;
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+document.getElementById("quick").addEventListener("click", (e) => {
+  e.target.disabled = true;
+  go(api("/api/quick", { name: name() })).finally(() => { e.target.disabled = false; });
+});
+
+document.getElementById("create").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const f = new FormData(e.target);
+  const body = { name: name(), preset: f.get("preset"), bots: f.get("bots") };
+  body.match_hands = f.get("match_hands") ? Number(f.get("match_hands")) : null;
+  body.timer_s = f.get("timer_s") ? Number(f.get("timer_s")) : null;
+  go(api("/api/rooms", body));
+});
+
+document.getElementById("join").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const code = new FormData(e.target).get("code").trim().toUpperCase();
+  if (!code) return;
+  api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: name() })
+    .then((d) => go(Promise.resolve(d)))
+    .catch(async (err) => {
+      toast(err.message);
+      try {  // a room that has started can still be watched
+        await api(`/api/rooms/${encodeURIComponent(code)}`);
+        setTimeout(() => { location.href = `/table/${encodeURIComponent(code)}`; }, 1200);
+      } catch { /* no such room */ }
+    });
+});
+
+langToggle(document.getElementById("lang"), fillSelects);
+applyI18n();
+fillSelects();
+hero();

@@ -1,0 +1,541 @@
+"""The web table (tjmj.web): rooms over the JSON API and the WebSocket, with bots, hidden information,
+hostile clients, reconnection, storage and resume after a restart.
+
+Every test runs the app inside ``with TestClient(app)``: one event loop for the whole test, so the
+rooms' driver tasks keep running between requests.  Messages are read with a timeout (``recv``), so
+a missing message fails the test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import anyio
+import orjson
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tjmj.game import Match
+from tjmj.record import read_records, replay
+from tjmj.tiles import Tile
+from tjmj.web import rooms as rooms_mod
+from tjmj.web.app import create_app
+
+Msg = dict[str, Any]
+FAST = (1000, 1000.0)  # the test client plays faster than any person: a looser rate limit
+
+
+class FakeStore:
+    """An in-memory store with the interface of tjmj.web.store.Store (used when that is missing,
+    and as the base of the failing store below)."""
+
+    def __init__(self) -> None:
+        self.matches: dict[int, dict[str, Any]] = {}
+        self.stored: dict[int, list[Msg]] = {}
+        self.log: list[tuple[str, Any]] = []
+
+    def create_match(self, room: str, rules: dict[str, Any], seed: int, players: list[dict[str, Any]]) -> int:
+        mid = len(self.matches) + 1
+        self.matches[mid] = {"id": mid, "room": room, "status": "playing", "rules": rules, "seed": seed,
+                             "players": players, "scores": None, "hands": 0, "created_at": None,
+                             "finished_at": None}
+        self.stored[mid] = []
+        return mid
+
+    def append_events(self, match_id: int, events: list[Msg]) -> None:
+        assert self.matches[match_id]["status"] == "playing"
+        self.stored[match_id].extend(orjson.loads(orjson.dumps(events)))
+        self.matches[match_id]["hands"] += sum(1 for e in events if e["type"] == "end_kyoku")
+
+    def finish_match(self, match_id: int, scores: list[int]) -> None:
+        self.matches[match_id].update(status="finished", scores=scores)
+
+    def abandon_match(self, match_id: int) -> None:
+        self.matches[match_id]["status"] = "abandoned"
+
+    def events(self, match_id: int) -> list[Msg]:
+        return list(self.stored[match_id])
+
+    def record_jsonl(self, match_id: int) -> bytes:
+        return b"".join(orjson.dumps(e) + b"\n" for e in self.stored[match_id])
+
+    def get_match(self, match_id: int) -> dict[str, Any] | None:
+        return self.matches.get(match_id)
+
+    def list_matches(self, limit: int = 50, offset: int = 0, status: str | None = None) -> list[dict[str, Any]]:
+        ms = [m for m in reversed(self.matches.values()) if status is None or m["status"] == status]
+        return ms[offset : offset + limit]
+
+    def unfinished_matches(self) -> list[dict[str, Any]]:
+        return [m for m in self.matches.values() if m["status"] == "playing"]
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def store() -> Iterator[Any]:
+    try:
+        from tjmj.web.store import Store
+    except ImportError:  # the storage module is written separately
+        s: Any = FakeStore()
+    else:
+        s = Store("sqlite://")
+    yield s
+    s.close()
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+
+def recv(ws: Any, timeout: float = 10.0) -> Msg:
+    """The next message, or a test failure after ``timeout`` seconds."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    return orjson.loads(message["text"])
+
+
+def poll(ws: Any) -> list[Msg]:
+    """Every message already waiting (none: an empty list)."""
+    out = []
+    while True:
+        try:
+            message = ws.portal.call(ws._send_rx.receive_nowait)
+        except anyio.WouldBlock:
+            return out
+        if message["type"] == "websocket.close":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        out.append(orjson.loads(message["text"]))
+
+
+def recv_until(ws: Any, pred: Callable[[Msg], bool], limit: int = 5000, timeout: float = 10.0) -> tuple[Msg, list[Msg]]:
+    seen = []
+    for _ in range(limit):
+        msg = recv(ws, timeout)
+        seen.append(msg)
+        if pred(msg):
+            return msg, seen
+    raise AssertionError("the expected message never came")
+
+
+def choose(legal: list[str]) -> str:
+    """A quick policy: win when possible, never claim, otherwise the first legal action."""
+    for pref in ("win", "pass"):
+        if pref in legal:
+            return pref
+    return legal[0]
+
+
+def play(ws: Any, stop: Callable[[Msg], bool], *, policy: Callable[[list[str]], str] = choose,
+         limit: int = 20000) -> tuple[Msg, list[Msg]]:
+    """Act on every state that offers this seat a decision, until a message satisfies ``stop``."""
+    acted = -1
+    seen = []
+    for _ in range(limit):
+        msg = recv(ws)
+        seen.append(msg)
+        if stop(msg):
+            return msg, seen
+        if msg["type"] == "state" and msg["legal"] and msg["version"] > acted:
+            acted = msg["version"]
+            ws.send_json({"type": "action", "action": policy(msg["legal"])})
+    raise AssertionError("the match did not get there")
+
+
+def is_settlement(msg: Msg) -> bool:
+    return msg["type"] == "settlement"
+
+
+def quick(client: TestClient, name: str = "Ann", **body: Any) -> Msg:
+    r = client.post("/api/quick", json={"name": name, **body})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def four_humans(client: TestClient, **body: Any) -> tuple[str, list[str]]:
+    """A room of four people (no bots: nothing moves unless someone acts)."""
+    r = client.post("/api/rooms", json={"name": "P0", **body})
+    assert r.status_code == 200, r.text
+    room, tokens = r.json()["room"], [r.json()["token"]]
+    for i in range(1, 4):
+        j = client.post(f"/api/rooms/{room}/join", json={"name": f"P{i}"})
+        assert j.status_code == 200, j.text
+        assert j.json()["player"] == i
+        tokens.append(j.json()["token"])
+    assert client.post(f"/api/rooms/{room}/start", json={"token": tokens[0]}).status_code == 200
+    return room, tokens
+
+
+# ---- tests -----------------------------------------------------------------------------------
+
+
+def test_quick_game_plays_a_hand_and_stores_it_before_the_settlement(store: Any, monkeypatch: Any) -> None:
+    order: list[str] = []
+
+    class Spy:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(store, name)
+
+        def append_events(self, match_id: int, events: list[Msg]) -> None:
+            store.append_events(match_id, events)
+            order.append("stored:" + ",".join(e["type"] for e in events if e["type"] in ("end_kyoku", "end_game")))
+
+    real_send = rooms_mod.Connection.send
+
+    def send(self: Any, msg: Msg) -> None:
+        if msg["type"] == "settlement":
+            order.append("settlement")
+        elif msg["type"] == "events" and any(e["type"] == "end_kyoku" for e in msg["events"]):
+            order.append("end_kyoku sent")
+        real_send(self, msg)
+
+    monkeypatch.setattr(rooms_mod.Connection, "send", send)
+    app = create_app(Spy(), bot_delay=0, next_delay=0, rate_limit=FAST)  # type: ignore[arg-type]
+    with TestClient(app) as client:
+        d = quick(client, match_hands=2)
+        assert d["seat"] in range(4) and d["player"] == 0
+        room = client.get(f"/api/rooms/{d['room']}").json()
+        assert room["status"] == "playing" and sum(1 for p in room["players"] if p["bot"]) == 3
+        assert "token" not in str(room)
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            first = recv(ws)
+            assert first["type"] == "room" and first["you"] == 0
+            settle, seen = play(ws, is_settlement)
+    assert order[0] == "stored:end_kyoku" and order.index("stored:end_kyoku") < order.index("end_kyoku sent")
+    assert order.index("end_kyoku sent") < order.index("settlement")
+    assert settle["hand"] == 0 and len(settle["payments"]) == len(store.events(d["match_id"])[-1]["payments"])
+    assert sum(settle["deltas"]) == 0 and settle["over"] is False
+    if settle["win"]:
+        assert all({"code", "chinese", "english"} <= set(e) for e in settle["win"]["elements"])
+    stored = store.events(d["match_id"])
+    assert stored[0]["type"] == "start_game" and stored[-1]["type"] == "end_kyoku"
+    states = [m for m in seen if m["type"] == "state" and m["obs"]["phase"] == "turn"]
+    assert states and all(s["you"] == d["seat"] and "hand" in s["obs"] for s in states)
+
+
+def test_record_download_replays(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1, preset="yiyou", bots="random")
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            settle, _ = play(ws, is_settlement)
+        assert settle["over"] is True and [s["rank"] for s in settle["standings"]] == [1, 2, 3, 4]
+        info = client.get(f"/api/matches/{d['match_id']}").json()
+        assert info["status"] == "finished" and info["scores"] == settle["scores"]
+        assert any(m["id"] == d["match_id"] for m in client.get("/api/matches").json()["matches"])
+        r = client.get(f"/api/matches/{d['match_id']}/record")
+        assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+        matches = list(read_records(io.BytesIO(r.content)))
+        assert len(matches) == 1 and replay(matches[0]).ok
+        fr = client.get(f"/api/matches/{d['match_id']}/frames").json()
+        assert fr["frames"][0]["events"][0]["type"] == "start_game"
+        assert fr["frames"][-1]["events"][-1]["type"] == "end_game"
+        assert any(len(s["hand"]) >= 13 for f in fr["frames"] if "seats" in f["state"] for s in f["state"]["seats"])
+        assert client.get("/api/matches/999999/record").status_code == 404
+        assert client.get("/api/matches/abc").status_code == 404
+
+
+def test_two_humans_see_only_their_own_tiles_and_spectators_none(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        r = client.post("/api/rooms", json={"name": "Ann", "preset": "classic", "match_hands": 2, "bots": "baseline",
+                                            "timer_s": None})
+        room, ann_token = r.json()["room"], r.json()["token"]
+        j = client.post(f"/api/rooms/{room}/join", json={"name": "Bob"})
+        assert j.status_code == 200 and j.json()["player"] == 1
+        bob_token = j.json()["token"]
+        assert client.post(f"/api/rooms/{room}/start", json={"token": bob_token}).status_code == 403
+        assert client.post(f"/api/rooms/{room}/start", json={"token": ann_token}).status_code == 200
+        assert client.post(f"/api/rooms/{room}/start", json={"token": ann_token}).status_code == 409
+        assert client.post(f"/api/rooms/{room}/join", json={"name": "Cy"}).status_code == 409
+        lb = app.state.lobby
+        m: Match = lb.get(room).match
+        with client.websocket_connect(f"/ws/{room}?spectate=1") as spec, \
+                client.websocket_connect(f"/ws/{room}?token={ann_token}") as ann, \
+                client.websocket_connect(f"/ws/{room}?token={bob_token}") as bob:
+            seats = {"ann": m.seating.index(0), "bob": m.seating.index(1)}
+            socks = {"ann": ann, "bob": bob}
+            got: dict[str, list[Msg]] = {"ann": [], "bob": [], "spec": []}
+            acted = {"ann": -1, "bob": -1}
+            done = set()
+            deadline = time.time() + 20
+            while len(done) < 2 and time.time() < deadline:
+                for who, ws in socks.items():
+                    for msg in poll(ws):
+                        got[who].append(msg)
+                        if msg["type"] == "settlement":
+                            done.add(who)
+                        if msg["type"] == "state":
+                            assert msg["you"] == seats[who]
+                            if msg["legal"] and msg["version"] > acted[who] and who not in done:
+                                acted[who] = msg["version"]
+                                ws.send_json({"type": "action", "action": choose(msg["legal"])})
+                time.sleep(0.002)
+            assert done == {"ann", "bob"}
+            got["spec"] = poll(spec)
+        dealt = next(e for e in store.events(lb.get(room).match_id) if e["type"] == "start_kyoku")["tehais"]
+        for who, msgs in got.items():
+            me = seats.get(who)
+            evs = [e for msg in msgs if msg["type"] == "events" for e in msg["events"]]
+            assert any(e["type"] == "start_kyoku" for e in evs) and any(e["type"] == "tsumo" for e in evs)
+            for e in evs:
+                if e["type"] == "tsumo":
+                    assert (e["pai"] is not None) == (e["actor"] == me), (who, e)
+                if e["type"] == "start_kyoku":
+                    assert [h is not None for h in e["tehais"]] == [s == me for s in range(4)], (who, e)
+            turns = [msg for msg in msgs if msg["type"] == "state" and msg["obs"]["phase"] == "turn"]
+            if me is not None:  # the first state of the hand shows this seat's dealt tiles, no one else's
+                assert turns[0]["obs"]["hand"] == [str(t) for t in sorted(Tile.parse(x) for x in dealt[me])]
+            for msg in msgs:
+                if msg["type"] == "state":
+                    assert msg["you"] == me
+                    if me is None:
+                        assert "hand" not in msg["obs"] and "drawn" not in msg["obs"] and msg["legal"] == []
+
+
+def test_hostile_clients_get_errors_and_change_nothing(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        room, tokens = four_humans(client)
+        r = app.state.lobby.get(room)
+        m: Match = r.match
+        with client.websocket_connect(f"/ws/{room}?token=not-a-token") as bad:
+            assert recv(bad)["code"] == "bad_token"
+            with pytest.raises(WebSocketDisconnect):
+                recv(bad)
+        with client.websocket_connect(f"/ws/{room}") as anon:
+            assert recv(anon)["type"] == "error"
+        with client.websocket_connect("/ws/NOROOM?spectate=1") as nowhere:
+            assert recv(nowhere)["code"] == "no_room"
+        actor = m.to_act  # the dealer decides whether to sit
+        other = (actor + 1) % 4
+        ws_act = client.websocket_connect(f"/ws/{room}?token={tokens[m.seating[actor]]}")
+        ws_other = client.websocket_connect(f"/ws/{room}?token={tokens[m.seating[other]]}")
+        spec = client.websocket_connect(f"/ws/{room}?spectate=1")
+        with ws_act, ws_other, spec:
+            recv_until(ws_act, lambda x: x["type"] == "state")
+            recv_until(ws_other, lambda x: x["type"] == "state")
+            before = (r.version, len(m.events), m.to_act, m.phase)
+            legal = [str(a) for a in m.legal_actions(actor)]
+            attempts: list[tuple[Any, str | Msg]] = [
+                (ws_other, {"type": "action", "action": legal[0]}),  # out of turn
+                (ws_act, {"type": "action", "action": legal[0], "seat": other}),  # another seat's action
+                (ws_act, "{not json"),
+                (ws_act, "[1, 2]"),
+                (ws_act, {"type": "teleport"}),
+                (ws_act, {"type": "action", "action": "discard " + "5m" * 30}),
+                (ws_act, {"type": "action", "action": 5}),
+                (ws_act, {"type": "action"}),
+                (ws_act, {"type": "action", "action": "discard 5m"}),  # illegal now (a sit decision)
+                (ws_act, {"type": "action", "action": "sit 7"}),
+                (ws_act, {"type": "action", "action": "fly 1"}),
+                (ws_act, {"type": "hint"}),  # not a turn
+                (spec, {"type": "action", "action": legal[0]}),
+                (ws_act, "x" * 5000),
+            ]
+            for ws, payload in attempts:
+                if isinstance(payload, str):
+                    ws.send_text(payload)
+                else:
+                    ws.send_json(payload)
+                msg, _ = recv_until(ws, lambda x: x["type"] == "error")
+                assert msg["message"], payload
+                assert (r.version, len(m.events), m.to_act, m.phase) == before, payload
+            ws_act.send_bytes(b"\x00\x01")
+            assert recv_until(ws_act, lambda x: x["type"] == "error")[0]["message"]
+            # and a legal action still works
+            ws_act.send_json({"type": "action", "action": legal[0]})
+            recv_until(ws_act, lambda x: x["type"] == "state" and x["version"] > before[0])
+            assert r.version == before[0] + 1
+
+
+def test_rate_limit(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0)  # the default: 20 at once, then 10 a second
+    with TestClient(app) as client:
+        room, tokens = four_humans(client)
+        with client.websocket_connect(f"/ws/{room}?token={tokens[0]}") as ws:
+            recv_until(ws, lambda x: x["type"] == "state")
+            for _ in range(60):
+                ws.send_json({"type": "ping"})
+            replies: list[Msg] = []
+            while len(replies) < 60:  # seats of people away are played meanwhile: skip the game's messages
+                msg = recv(ws)
+                if msg["type"] in ("pong", "error"):
+                    replies.append(msg)
+            limited = [x for x in replies if x["type"] == "error" and x["code"] == "rate_limited"]
+            assert 20 <= sum(1 for x in replies if x["type"] == "pong") < 60 and limited
+            time.sleep(0.3)  # the bucket refills
+            ws.send_json({"type": "ping"})
+            assert recv_until(ws, lambda x: x["type"] in ("pong", "error"))[0] == {"type": "pong"}
+
+
+def test_hint_lists_waits_per_discard(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        d = quick(client)
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            state, _ = play(ws, lambda x: x["type"] == "state" and x["obs"]["phase"] == "turn"
+                            and x["to_act"] == x["you"])
+            ws.send_json({"type": "hint"})
+            h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
+            assert h["type"] == "hint"
+            discards = {x.split()[1] for x in state["legal"] if x.startswith("discard")}
+            assert {x["tile"] for x in h["discards"]} == discards
+            for x in h["discards"]:
+                assert x["shanten"] >= 0 or x["waits"]
+                for w in x["waits"]:
+                    assert {"tile", "fan", "name", "live", "win"} <= set(w) and 0 <= w["live"] <= 4
+
+
+def test_reconnect_with_the_same_token_resumes_the_seat(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        d = quick(client)
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            state, _ = play(ws, lambda x: x["type"] == "state" and x["obs"]["phase"] == "turn"
+                            and x["to_act"] == x["you"])
+        r = app.state.lobby.get(d["room"])
+        time.sleep(0.05)
+        assert not r.humans_connected() and r.match.to_act == d["seat"]  # the match waits: nobody is there
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            info = recv(ws)
+            so_far = recv(ws)  # the hand so far, as this seat may see it
+            again = recv(ws)
+            assert info["type"] == "room" and info["you"] == 0
+            assert so_far["type"] == "events" and so_far["replay"] and so_far["events"][0]["type"] == "start_kyoku"
+            assert again["type"] == "state" and again["you"] == d["seat"]
+            assert again["obs"]["hand"] == state["obs"]["hand"] and again["legal"] == state["legal"]
+            ws.send_json({"type": "sync"})  # the full state again, to play on from it
+            play(ws, is_settlement)
+
+
+def test_a_disconnected_seat_is_played_and_a_timeout_plays_the_baseline(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        room, tokens = four_humans(client, timer_s=5)
+        r = app.state.lobby.get(room)
+        r.timer_s = 0.05  # below the API's minimum, for the test
+        m: Match = r.match
+        with client.websocket_connect(f"/ws/{room}?token={tokens[0]}") as ws:
+            # three seats are away (played by the bot); seat of P0 times out each decision
+            settle, seen = recv_until(ws, is_settlement, timeout=15)
+            assert any(x["type"] == "state" and x["deadline"] for x in seen)
+            assert r.players[0].timeouts > 0
+            assert m.hand_number >= 1
+
+
+def test_restart_resumes_an_unfinished_match(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=3)
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            play(ws, is_settlement)
+            play(ws, lambda x: x["type"] == "events" and any(e["type"] == "dahai" for e in x["events"]))
+        stored = store.events(d["match_id"])
+        hand_one = app.state.lobby.get(d["room"]).match.hand_number
+    assert hand_one == 1 and stored[-1]["type"] == "end_kyoku"
+    assert [m["id"] for m in store.unfinished_matches()] == [d["match_id"]]
+
+    app2 = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app2) as client:
+        info = client.get(f"/api/rooms/{d['room']}").json()
+        assert info["status"] == "playing" and info["hand_number"] == 1 and info["match_id"] == d["match_id"]
+        assert info["players"][0]["claimable"] and info["players"][0]["name"] == "Ann"
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            assert recv(ws)["code"] == "bad_token"  # tokens are not stored
+        assert client.post(f"/api/rooms/{d['room']}/join", json={"name": "Eve"}).status_code == 409
+        j = client.post(f"/api/rooms/{d['room']}/join", json={"name": "Ann"})
+        assert j.status_code == 200 and j.json()["player"] == 0 and j.json()["seat"] == d["seat"]
+        with client.websocket_connect(f"/ws/{d['room']}?token={j.json()['token']}") as ws:
+            settle, _ = play(ws, is_settlement)
+            assert settle["hand"] == 1
+            play(ws, lambda x: x["type"] == "settlement" and x["over"])
+        r = client.get(f"/api/matches/{d['match_id']}/record")
+        (events,) = list(read_records(io.BytesIO(r.content)))
+        assert replay(events).ok and sum(1 for e in events if e["type"] == "end_kyoku") == 3
+
+
+def test_a_failed_store_replays_the_hand(monkeypatch: Any) -> None:
+    class Flaky(FakeStore):
+        fail = 1
+
+        def append_events(self, match_id: int, events: list[Msg]) -> None:
+            if self.fail:
+                self.fail -= 1
+                raise OSError("disk full")
+            super().append_events(match_id, events)
+
+    store = Flaky()
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1)
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            err, seen = play(ws, lambda x: x["type"] == "error" and x["code"] == "store_failed")
+            assert not any(x["type"] == "settlement" for x in seen)
+            settle, _ = play(ws, is_settlement)
+        assert settle["over"] and replay(store.events(d["match_id"])).ok
+
+
+def test_http_api_validation_and_pages(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        assert client.get("/healthz").json()["ok"] is True
+        for body in ({"preset": "nope"}, {"overrides": {"min_fan": 0}}, {"overrides": {"bogus": 1}},
+                     {"bots": "genius"}, {"timer_s": 1}, {"match_hands": 0}, {"name": 5}, {"overrides": [1]}):
+            r = client.post("/api/rooms", json=body)
+            assert r.status_code == 400 and r.json()["error"], body
+        assert client.post("/api/rooms", content=b"{bad").status_code == 400
+        assert client.post("/api/rooms", content=b"x" * 20000).status_code == 413
+        assert client.post("/api/rooms/NOPE/join", json={"name": "x"}).status_code == 404
+        assert client.get("/api/rooms/NOPE").status_code == 404
+        r = client.post("/api/rooms", json={"name": "  Zed\x00  ", "overrides": {"min_fan": 1}})
+        assert r.status_code == 200
+        info = client.get(f"/api/rooms/{r.json()['room']}").json()
+        assert info["players"][0]["name"] == "Zed" and info["rules"]["min_fan"] == 1 and info["status"] == "waiting"
+        for path in ("/", f"/table/{r.json()['room']}", "/history", "/replay/1"):
+            page = client.get(path)
+            assert page.status_code == 200 and "text/html" in page.headers["content-type"], path
+
+
+def test_tiles_endpoint_serves_cached_svg(store: Any) -> None:
+    app = create_app(store)
+    with TestClient(app) as client:
+        r = client.get("/tiles/5m.svg")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+        assert r.text.lstrip().startswith("<svg") and "max-age" in r.headers["cache-control"]
+        again = client.get("/tiles/5m.svg", headers={"If-None-Match": r.headers["etag"]})
+        assert again.status_code == 304
+        wild = client.get("/tiles/5z.svg?wild=1")
+        assert wild.status_code == 200 and wild.headers["etag"] != client.get("/tiles/5z.svg").headers["etag"]
+        assert client.get("/tiles/back.svg").status_code == 200
+        assert client.get("/tiles/1m.svg?back=1").status_code == 200
+        for bad in ("/tiles/0m.svg", "/tiles/8z.svg", "/tiles/五万.svg", "/tiles/5m.svg?size=9999"):
+            assert client.get(bad).status_code in (400, 404), bad
+
+
+def test_restart_during_the_first_hand_deals_it_again(store: Any) -> None:
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)
+    with TestClient(app) as client:
+        d = quick(client, name="Bo", match_hands=1)
+        with client.websocket_connect(f"/ws/{d['room']}?token={d['token']}") as ws:
+            _, seen = play(ws, lambda x: x["type"] == "events" and any(e["type"] == "dahai" for e in x["events"]))
+        dealt = next(e for x in seen if x["type"] == "events" for e in x["events"] if e["type"] == "start_kyoku")
+    assert store.events(d["match_id"]) == []  # nothing stored before the first hand ends
+    with TestClient(create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST)) as client:
+        j = client.post(f"/api/rooms/{d['room']}/join", json={"name": "Bo"})
+        assert j.status_code == 200 and j.json()["seat"] == d["seat"]
+        with client.websocket_connect(f"/ws/{d['room']}?token={j.json()['token']}") as ws:
+            settle, seen = play(ws, is_settlement)
+        again = next(e for x in seen if x["type"] == "events" for e in x["events"] if e["type"] == "start_kyoku")
+        assert again["tehais"][d["seat"]] == dealt["tehais"][d["seat"]]  # the same deal, from the seed
+        assert settle["over"] and replay(store.events(d["match_id"])).ok
