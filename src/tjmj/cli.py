@@ -565,10 +565,12 @@ def _register() -> None:
     from .cli_replay import replay
     from .cli_serve import serve
     from .cli_simulate import simulate
+    from .cli_tournament import tournament
 
     main.add_command(replay)
     main.add_command(serve)
     main.add_command(simulate)
+    main.add_command(tournament)
 
 
 _register()

@@ -1,0 +1,109 @@
+"""``tjmj tournament``: a duplicate tournament between four bots (docs/tournament.md).
+
+    tjmj tournament --bots baseline,random,baseline,random --hands 400
+    tjmj tournament --bots "cmd:python examples/bots/simple_bot.py",baseline,baseline,baseline --hands 200 --json
+
+Bad input exits with status 2 and one ``Error: …`` line.  The progress bar goes to stderr, only
+when stderr is a terminal and without ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+
+import click
+
+from .bots import BOT_NAMES
+from .cli_common import parse_overrides
+from .rules import PRESETS, Rules, RulesError
+from .tournament import MATCH_HANDS, Report, check_bot
+from .tournament import tournament as run_tournament
+from .wall import SEATS
+
+__all__ = ["tournament"]
+
+
+def _parse_bots(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) != SEATS:
+        raise click.BadParameter(f"give four bot names separated by commas, got {len(names)}: {text!r}",
+                                 param_hint="'--bots'")
+    for n in names:
+        try:
+            check_bot(n)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="'--bots'") from None
+    return names
+
+
+@click.command("tournament")
+@click.option("--bots", required=True, metavar="A,B,C,D",
+              help=f"Four bots, repeats allowed: {', '.join(BOT_NAMES)}, or cmd:COMMAND for an outside bot.")
+@click.option("--hands", type=click.IntRange(min=1), default=400, show_default=True,
+              help="Hands played in all (rounded up to a multiple of 4: every deal is played 4 times).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same walls.")
+@click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True,
+              help="Rule preset (see `tjmj rules`).")
+@click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
+              help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes; the results do not depend on it.")
+@click.option("--match-hands", type=click.IntRange(min=1), default=MATCH_HANDS, show_default=True,
+              help="Hands per deal set (one match, played once per rotation).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
+              help="Seconds an outside bot has per decision.")
+@click.option("--bot-log", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Append outside bots' stderr to FILE (default: discarded).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, ...], workers: int, match_hands: int,
+               timeout: float, bot_log: str | None, as_json: bool) -> None:
+    """Duplicate tournament: every deal is played four times with the bots rotated over the seats."""
+    names = _parse_bots(bots)
+    try:
+        rules = Rules.preset(preset, **parse_overrides(sets))
+    except (RulesError, ValueError) as e:
+        raise click.BadParameter(str(e), param_hint="'--set'") from None
+
+    def run(progress: Callable[[int, int], None] | None) -> Report:
+        return run_tournament(names, hands, seed, rules, workers, progress, match_hands=match_hands, timeout=timeout,
+                              bot_log=bot_log)
+
+    if not as_json and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("[bold]hands"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("hands", total=None)
+            report = run(lambda done, total: bar.update(task, completed=done, total=total))
+    else:
+        report = run(None)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
+    else:
+        _show(report)
+
+
+def _show(r: Report) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    d = r.to_dict()
+    con = Console(highlight=False)
+    t = Table(title=f"Duplicate tournament — {escape(r.rules)}, seed {r.seed}: {d['deal_sets']} deal sets "
+                    f"× 4 rotations × {r.match_hands} hands")
+    cols = ("bot", "n", "pts/hand", "95% CI", "win", "fan", "kongs", "铲", "errors")
+    for c in cols:
+        t.add_column(c, justify="left" if c == "bot" else "right", overflow="fold")
+    ranked = sorted(d["results"].items(), key=lambda kv: -kv[1]["mean_points"])
+    for name, s in ranked:
+        ci = f"±{s['ci95_half_width']:.2f}" if s["ci95_half_width"] is not None else "—"
+        errs = ", ".join(f"{k} {v}" for k, v in s["errors_by_kind"].items() if v) or "0"
+        t.add_row(escape(name), str(s["players"]), f"{s['mean_points']:+.3f}", ci, f"{s['win_rate']:.1%}",
+                  f"{s['mean_fan']:.2f}", str(s["kongs"]), str(s["chan"]), escape(errs))
+    con.print(t)
+    con.print("n: places held · pts/hand: mean points per hand played · fan: mean fan of a win · 铲: times paid")
+    con.print(f"{d['hands']} hands in {d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)")

@@ -1,0 +1,334 @@
+"""Duplicate tournaments: bots compared on the same walls from every seat (docs/tournament.md).
+
+>>> r = tournament(["baseline", "random", "baseline", "random"], hands=8, seed=1, match_hands=2)
+>>> r.hands, r.deal_sets, sorted(r.stats)
+(8, 1, ['baseline', 'random'])
+
+A run is a sequence of **deal sets**: deal set *i* is a match seed (``match_seed(seed, i)``, as in
+:mod:`tjmj.simulate`) of ``match_hands`` hands.  Each deal set is played four times, rotating the
+bots over the four players: rotation *r* gives player *p* the bot ``bots[(p + r) % 4]``.  The seed
+fixes the seating and every wall whatever the players are called, so every wall is played once by
+each bot from each seat and the luck of the deal cancels out.
+
+``hands`` is the number of hands played in all: a multiple of four (rounded up), split into deal
+sets of ``match_hands`` hands each (the last one shorter).
+
+Per bot entry (a name given twice is one pooled entry): mean points per hand with a 95%
+confidence interval over the deal sets (each deal set gives one value: the bot's points over its
+hands in the four rotations divided by those hands; Student's t interval over those values), win
+rate, mean fan of wins, kongs made, 铲 paid, and for outside bots (``cmd:...``) their errors.
+
+Deterministic for a seed whatever ``workers`` is: the matches run in a process pool and are merged
+in order.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import Bot, make_bot
+from .bots.external import DEFAULT_TIMEOUT, ERROR_KINDS, ExternalBot, command_of, is_external
+from .game import Match
+from .rules import CLASSIC, Rules
+from .simulate import _MAX_STEPS_PER_HAND, _bot_rng, match_seed
+from .wall import SEATS
+
+__all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile"]
+
+MATCH_HANDS = 8  # hands per deal set
+
+# Student's t 0.975 quantiles for 1..30 degrees of freedom; above, a Cornish–Fisher expansion
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_Z975 = 1.959963984540054
+
+
+def t_quantile(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (two-sided 95%)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = _Z975
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float | None]:
+    """(mean, half-width of the 95% t interval); the half-width is None with fewer than two values."""
+    n = len(values)
+    if n == 0:
+        return 0.0, None
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, None
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, t_quantile(n - 1) * math.sqrt(var / n)
+
+
+def check_bot(name: str) -> None:
+    """Raise ValueError (UnknownBot for a registry name) if ``name`` is not a bot; starts nothing."""
+    if is_external(name):
+        command_of(name)
+    else:
+        make_bot(name)
+
+
+def _make(name: str, timeout: float, log: str | None) -> Bot:
+    if is_external(name):
+        return ExternalBot(name[4:], name=name, timeout=timeout, stderr=log)
+    return make_bot(name)
+
+
+@dataclass
+class BotStats:
+    """One bot entry's counts over a run (figures by hand played by that bot)."""
+
+    name: str
+    players: int = 0  # how many of the four places it holds
+    hands: int = 0  # player-hands played
+    points: int = 0
+    wins: int = 0
+    fan: int = 0  # sum of the fan of its wins
+    kongs: int = 0
+    chan: int = 0  # 铲 paid (R7)
+    decisions: int = 0
+    defaults: int = 0  # decisions taken by the safe default (outside bots)
+    errors: Counter[str] = field(default_factory=Counter)
+    set_means: list[float] = field(default_factory=list)  # points per hand, one per deal set
+
+    def to_dict(self) -> dict[str, Any]:
+        mean, half = mean_ci(self.set_means)
+        hands = self.hands or 1
+        return {
+            "players": self.players,
+            "hands": self.hands,
+            "points": self.points,
+            "mean_points": mean,
+            "ci95": [mean - half, mean + half] if half is not None else None,
+            "ci95_half_width": half,
+            "wins": self.wins,
+            "win_rate": self.wins / hands,
+            "mean_fan": self.fan / self.wins if self.wins else 0.0,
+            "kongs": self.kongs,
+            "chan": self.chan,
+            "decisions": self.decisions,
+            "defaults": self.defaults,
+            "errors": sum(self.errors.values()),
+            "errors_by_kind": {k: self.errors.get(k, 0) for k in ERROR_KINDS},
+        }
+
+
+@dataclass
+class Report:
+    """A tournament's results; ``to_dict()`` is the JSON form (``seconds``/``hands_per_s`` vary by machine)."""
+
+    bots: tuple[str, ...]
+    seed: int
+    rules: str
+    match_hands: int
+    deal_sets: int = 0
+    hands: int = 0  # hands played, all rotations
+    seconds: float = 0.0
+    stats: dict[str, BotStats] = field(default_factory=dict)
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "rules": self.rules,
+            "match_hands": self.match_hands,
+            "deal_sets": self.deal_sets,
+            "hands": self.hands,
+            "results": {name: s.to_dict() for name, s in self.stats.items()},
+            "seconds": self.seconds,
+            "hands_per_s": self.hands_per_s,
+        }
+
+
+# ---- one match ----------------------------------------------------------------------------
+
+# what one match returns, by player: points, wins, fan, kongs, chan, decisions, defaults, errors; and hands
+_PlayerResult = tuple[int, int, int, int, int, int, int, dict[str, int]]
+_Task = tuple[int, int, Rules, int, tuple[str, ...], float, str | None, bool]
+
+
+@dataclass
+class _MatchResult:
+    set_index: int
+    rotation: int
+    hands: int
+    players: list[_PlayerResult]
+    events: list[dict[str, Any]] | None
+
+
+def play(rules: Rules, seed: int, players: Sequence[Bot]) -> Match:
+    """Play one match: player ``p`` (engine seating, R3) is ``players[p]``; outside bots are bound to
+    their seat (``hello``).  Closing the players is the caller's."""
+    rngs: list[random.Random] = [_bot_rng(seed, p) for p in range(SEATS)]
+    m = Match(rules, seed, names=[b.name for b in players])
+    by_seat = [players[m.seating[s]] for s in range(SEATS)]
+    rng_by_seat = [rngs[m.seating[s]] for s in range(SEATS)]
+    for s, b in enumerate(by_seat):
+        if isinstance(b, ExternalBot):
+            b.bind(m, s)
+    wants_obs = [getattr(b, "uses_observation", True) for b in by_seat]
+    empty: dict[str, Any] = {}
+    steps, last_hand = 0, 0
+    while not m.is_over:
+        seat = m.to_act
+        legal = m.legal_actions(seat)
+        obs = m.observation(seat) if wants_obs[seat] else empty
+        m.apply(seat, by_seat[seat].choose(obs, legal, rng_by_seat[seat]))
+        steps += 1
+        if m.hand_number != last_hand:
+            last_hand, steps = m.hand_number, 0
+        elif steps > _MAX_STEPS_PER_HAND:
+            raise RuntimeError(f"match seed {seed}: hand {m.hand_number} did not end")
+    if sum(m.scores) != 0:  # R8
+        raise AssertionError(f"match seed {seed}: scores {m.scores} do not sum to zero")
+    return m
+
+
+def _run(task: _Task) -> _MatchResult:
+    index, rotation, rules, seed, bots, timeout, log, keep = task
+    players = [_make(name, timeout, log) for name in bots]
+    try:
+        m = play(rules, seed, players)
+    finally:
+        for b in players:
+            if isinstance(b, ExternalBot):
+                b.close()
+    seating = m.seating
+    pts, wins, fan, kongs, chan = ([0] * SEATS for _ in range(5))
+    hands = 0
+    for ev in m.events:
+        t = ev["type"]
+        if t == "hora":
+            p = seating[ev["actor"]]
+            wins[p] += 1
+            fan[p] += ev["fan"]
+        elif t in ("daiminkan", "ankan", "kakan"):
+            kongs[seating[ev["actor"]]] += 1
+        elif t == "chan":
+            chan[seating[ev["actor"]]] += 1
+        elif t == "end_kyoku":
+            hands += 1
+        elif t == "end_game":
+            for seat, v in enumerate(ev["scores"]):
+                pts[seating[seat]] += v
+    out: list[_PlayerResult] = []
+    for p, b in enumerate(players):
+        ext = b if isinstance(b, ExternalBot) else None
+        out.append((pts[p], wins[p], fan[p], kongs[p], chan[p], ext.decisions if ext else 0,
+                    ext.defaults if ext else 0, dict(ext.errors) if ext else {}))
+    return _MatchResult(index, rotation, hands, out, m.events if keep else None)
+
+
+def _tasks(bots: tuple[str, ...], hands: int, seed: int, rules: Rules, match_hands: int, timeout: float,
+           log: str | None, keep: bool) -> list[_Task]:
+    deals = -(-hands // SEATS)
+    out: list[_Task] = []
+    i = 0
+    while deals > 0:
+        n = min(match_hands, deals)
+        r_rules = rules.replace(match_hands=n)
+        mseed = match_seed(seed, i)
+        for r in range(SEATS):
+            rotated = tuple(bots[(p + r) % SEATS] for p in range(SEATS))
+            out.append((i, r, r_rules, mseed, rotated, timeout, log, keep))
+        deals -= n
+        i += 1
+    return out
+
+
+def _results(tasks: list[_Task], workers: int) -> Iterator[_MatchResult]:
+    if workers == 1 or len(tasks) == 1:
+        for t in tasks:
+            yield _run(t)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as ex:
+        yield from ex.map(_run, tasks, chunksize=1)  # in task order: the merge does not depend on workers
+
+
+def tournament(
+    bots: Sequence[str],
+    hands: int = 400,
+    seed: int = 0,
+    rules: Rules = CLASSIC,
+    workers: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    match_hands: int = MATCH_HANDS,
+    timeout: float = DEFAULT_TIMEOUT,
+    bot_log: str | os.PathLike[str] | None = None,
+    on_match: Callable[[int, int, list[dict[str, Any]]], None] | None = None,
+) -> Report:
+    """Play a duplicate tournament (see the module docstring) and return its :class:`Report`.
+
+    ``bots``: four names (registry names or ``cmd:COMMAND``), repeats allowed.  ``progress(done,
+    total)`` is called after each match with hands played.  ``timeout``: seconds per decision for
+    outside bots; ``bot_log``: a file their stderr is appended to (default: discarded).
+    ``on_match(set_index, rotation, events)``, if given, gets every match's events, in order.
+    """
+    names = tuple(n.strip() for n in bots)
+    if len(names) != SEATS:
+        raise ValueError(f"bots: give four names, got {len(names)}: {', '.join(names)}")
+    for n in names:
+        check_bot(n)
+    if not isinstance(hands, int) or hands < 1:
+        raise ValueError(f"hands must be a positive integer, got {hands!r}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if match_hands < 1:
+        raise ValueError(f"match_hands must be at least 1, got {match_hands}")
+    if timeout <= 0:
+        raise ValueError(f"timeout must be positive, got {timeout}")
+    log = os.fspath(bot_log) if bot_log is not None else None
+    tasks = _tasks(names, hands, seed, rules, match_hands, timeout, log, on_match is not None)
+    total = SEATS * -(-hands // SEATS)
+    report = Report(bots=names, seed=seed, rules=rules.name, match_hands=match_hands)
+    for n in dict.fromkeys(names):
+        report.stats[n] = BotStats(n, players=names.count(n))
+    set_pts: Counter[str] = Counter()
+    set_hands: Counter[str] = Counter()
+    start = time.perf_counter()
+    for res in _results(tasks, workers):
+        if on_match is not None and res.events is not None:
+            on_match(res.set_index, res.rotation, res.events)
+        rotated = [names[(p + res.rotation) % SEATS] for p in range(SEATS)]
+        report.hands += res.hands
+        for name, (pts, wins, fan, kongs, chan, dec, dflt, errs) in zip(rotated, res.players, strict=True):
+            s = report.stats[name]
+            s.hands += res.hands
+            s.points += pts
+            s.wins += wins
+            s.fan += fan
+            s.kongs += kongs
+            s.chan += chan
+            s.decisions += dec
+            s.defaults += dflt
+            s.errors.update(errs)
+            set_pts[name] += pts
+            set_hands[name] += res.hands
+        if res.rotation == SEATS - 1:  # the deal set is complete
+            report.deal_sets += 1
+            for name, s in report.stats.items():
+                s.set_means.append(set_pts[name] / set_hands[name] if set_hands[name] else 0.0)
+            set_pts.clear()
+            set_hands.clear()
+        if progress is not None:
+            progress(report.hands, total)
+    report.seconds = time.perf_counter() - start
+    return report
