@@ -31,12 +31,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("db") / "e2e.sqlite3"
-    store = Store(f"sqlite:///{db}")
+def _start(store: Store, port: int) -> tuple[uvicorn.Server, threading.Thread]:
     app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(200, 100.0))
-    port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -44,9 +40,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    return srv, thread
+
+
+def _stop(srv: uvicorn.Server, thread: threading.Thread) -> None:
     srv.should_exit = True
-    thread.join(timeout=10)
+    thread.join(timeout=15)
+    assert not thread.is_alive(), "the server did not stop"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("db") / "e2e.sqlite3"
+    store = Store(f"sqlite:///{db}")
+    port = _free_port()
+    srv, thread = _start(store, port)
+    yield f"http://127.0.0.1:{port}"
+    _stop(srv, thread)
     store.close()
 
 
@@ -143,3 +153,40 @@ def test_two_people_share_a_room(server: str, browser: Browser) -> None:
     assert texts[0] == texts[1] and ("结算" in texts[0] or "Settlement" in texts[0])
     host_ctx.close()
     guest_ctx.close()
+
+
+def test_a_restart_mid_match_resumes_it(browser: Browser, tmp_path: Path) -> None:
+    """The server stops in the middle of a two-hand match and starts again on the same database: the
+    page reconnects, the person claims the seat back by name, and the match goes on to a settlement."""
+    db = tmp_path / "restart.sqlite3"
+    store = Store(f"sqlite:///{db}")
+    port = _free_port()
+    srv, thread = _start(store, port)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("dialog", lambda d: d.accept())
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.fill("#name", "phoenix")
+    page.select_option("#match_hands", "4")
+    page.click("#create button[type=submit]")
+    page.wait_for_url("**/table/**")
+    page.locator("button.primary.big").click()
+    _play_until_settlement(page)  # the first hand is stored
+    _stop(srv, thread)
+    store.close()
+    store2 = Store(f"sqlite:///{db}")
+    assert len(store2.unfinished_matches()) == 1
+    srv2, thread2 = _start(store2, port)
+    try:
+        claim = page.locator("#claim input")
+        claim.wait_for(state="visible", timeout=20_000)
+        claim.fill("phoenix")
+        page.locator("#claim button[type=submit]").click()
+        page.wait_for_function("!document.querySelector('#claim') || document.querySelector('#claim').hidden",
+                               timeout=10_000)
+        page.locator("#overlay").wait_for(state="hidden", timeout=20_000)
+        _play_until_settlement(page)
+        assert "phoenix" in page.locator("#modal").inner_text()
+    finally:
+        page.close()
+        _stop(srv2, thread2)
+        store2.close()
