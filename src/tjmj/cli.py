@@ -562,11 +562,13 @@ def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
 
 def _register() -> None:
     """Commands that live in their own modules (each readable alone, like python-chess's)."""
+    from .cli_advise import advise
     from .cli_replay import replay
     from .cli_serve import serve
     from .cli_simulate import simulate
     from .cli_tournament import tournament
 
+    main.add_command(advise)
     main.add_command(replay)
     main.add_command(serve)
     main.add_command(simulate)

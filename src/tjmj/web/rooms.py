@@ -207,11 +207,14 @@ def _meld_tiles(melds: Sequence[str]) -> list[tuple[int, int, bool]]:
 
 
 def hint(m: Match, seat: int) -> list[dict[str, Any]]:
-    """For each discard the seat may make now: what the 13 tiles left wait on, with fan and live copies.
+    """For each discard the seat may make now, ranked by :mod:`tjmj.advise`: shanten, live improving
+    tiles and, when ready, what the 13 tiles left wait on, with fan and live copies.
 
     ``live`` counts copies not visible to this seat: its hand, every meld, every discard and the indicator.
+    Each entry also has ``rank`` (1 = best), ``improving`` (live tiles that lower the shanten),
+    ``improving_tiles`` and, when ready, ``ev`` (Σ live × fan over the winning draws).
     """
-    from ..waits import waits  # the waits tables are only needed when someone asks
+    from ..advise import advise  # the waits tables are only needed when someone asks
 
     obs = m.observation(seat)
     hand = [Tile.parse(t) for t in obs["hand"]]
@@ -225,13 +228,26 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
         for kind, size, claimed in _meld_tiles(st["melds"]):
             visible[kind] += size - (1 if claimed else 0)  # a claimed tile is also in a discard list
     visible[Tile.parse(obs["indicator"])] += 1
+    # what the advisor does not count itself: all but the seat's hand, own melds and the indicator
+    seen_counts = list(visible)
+    for t in hand:
+        seen_counts[t] -= 1
+    for kind, size, _ in _meld_tiles(own_melds):
+        seen_counts[kind] -= size
+    seen_counts[Tile.parse(obs["indicator"])] -= 1
+    seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
+    drawn = obs.get("drawn")
+    rest = list(hand)
+    draw = Tile.parse(drawn) if drawn and Tile.parse(drawn) in rest else rest[-1]  # after a pon: any tile
+    rest.remove(draw)
+    xxg = bool(obs["seats"][seat].get("xiaoxianggong"))
+    a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=m.rules, xiaoxianggong=xxg)
+    by_tile = {o.tile: o for o in a.discards}
     wilds = set(obs["wilds"])
     out = []
     candidates = sorted({a.tile for a in m.legal_actions(seat) if a.type == "discard" and a.tile is not None})
     for k in candidates:
-        rest = list(hand)
-        rest.remove(k)
-        w = waits(rest, obs["indicator"], own_melds, rules=m.rules)
+        o = by_tile[k]
         entries = [
             {
                 "tile": TILE_TEXT[x.tile],
@@ -242,10 +258,17 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
                 "live": max(0, 4 - visible[x.tile]),
                 **({"reason": x.reason} if x.reason else {}),
             }
-            for x in w.complete
+            for x in o.waits
         ]
-        out.append({"tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": w.shanten,
-                    "hundiao": w.hundiao, "waits": entries})
+        entry: dict[str, Any] = {
+            "tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": o.shanten, "hundiao": o.hundiao,
+            "waits": entries, "rank": o.rank, "improving": o.improving_count,
+            "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in o.improving],
+        }
+        if o.ready:
+            entry["ev"] = o.ev
+        out.append(entry)
+    out.sort(key=lambda e: e["rank"])
     return out
 
 
