@@ -516,7 +516,7 @@ class Room:
             "timer_s": self.timer_s,
             "paused": self.pause_until is not None,
             "ready": sorted(s for s in range(SEATS) if m.seating[s] in self.ready),
-            "rules": {"preset": self.rules.to_dict()["preset"], "match_hands": self.rules.match_hands,
+            "rules": {"preset": self.rules.name.split("+")[0], "match_hands": self.rules.match_hands,
                       "match_rounds": self.rules.match_rounds, "max_pull": self.rules.max_pull},
         }
 
