@@ -39,7 +39,7 @@ def discards(hand: str) -> list[Action]:
 
 
 def test_registry_names_and_protocol():
-    assert BOT_NAMES == ("random", "greedy", "baseline")
+    assert BOT_NAMES == ("random", "greedy", "baseline", "strong")
     for name in BOT_NAMES:
         bot = make_bot(name)
         assert isinstance(bot, Bot) and bot.name == name

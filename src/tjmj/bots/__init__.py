@@ -13,7 +13,7 @@ the driver then passes an empty dict and skips building the observation, which i
 per-decision cost of a random game.
 
 >>> [type(make_bot(n)).__name__ for n in BOT_NAMES]
-['RandomBot', 'GreedyRandomBot', 'BaselineBot']
+['RandomBot', 'GreedyRandomBot', 'BaselineBot', 'StrongBot']
 """
 
 from __future__ import annotations
@@ -42,18 +42,26 @@ class UnknownBot(ValueError):
     """A bot name that is not in the registry; the message lists the known names."""
 
 
+def _strong() -> Bot:
+    from .strong import StrongBot  # strong.py imports this package: import it when first asked for
+
+    return StrongBot()
+
+
 # name -> factory; the names are what `tjmj simulate --bots` and records use
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyRandomBot,
     "baseline": BaselineBot,
+    "strong": _strong,
 }
 BOT_NAMES: tuple[str, ...] = tuple(BOTS)
 
 
 def make_bot(name: str) -> Bot:
     """A new bot by registry name: ``random`` (uniform legal, for fuzzing), ``greedy`` (random but
-    wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`)."""
+    wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`), ``strong`` (plays
+    Tianjin for value: see :mod:`tjmj.bots.strong`)."""
     try:
         factory = BOTS[name]
     except KeyError:
