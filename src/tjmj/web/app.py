@@ -101,7 +101,7 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
         rules = Rules.preset(preset, **overrides)
     except (RulesError, TypeError) as e:
         raise LobbyError(400, str(e)) from None
-    bots = data.get("bots", "baseline")
+    bots = data.get("bots", "strong")  # the strongest by default: most games are one person against bots
     if bots not in BOT_NAMES:
         raise LobbyError(400, f"'bots' must be one of {', '.join(BOT_NAMES)}")
     timer: Any = data.get("timer_s", default_timer) if "timer_s" in data else default_timer
