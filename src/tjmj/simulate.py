@@ -32,7 +32,7 @@ from typing import IO, Any
 
 import orjson
 
-from .bots import make_bot
+from .bots import Bot, make_bot
 from .game import Match
 from .rules import CLASSIC, Rules
 from .wall import SEATS
@@ -194,9 +194,13 @@ class Summary:
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str]) -> Match:
     """Play one match to its end: player ``p`` (engine seating, R3) is played by ``bots[p]``."""
-    players = [make_bot(name) for name in bots]
+    return play_with(Match(rules, seed, names=list(bots)), [make_bot(name) for name in bots], seed)
+
+
+def play_with(m: Match, players: Sequence[Bot], seed: int) -> Match:
+    """Drive a fresh match to its end with ready-made bots: player ``p`` is ``players[p]``, each with
+    its own rng derived from (seed, p), so results do not depend on process or order."""
     rngs = [_bot_rng(seed, p) for p in range(SEATS)]
-    m = Match(rules, seed, names=list(bots))
     by_seat = [players[m.seating[s]] for s in range(SEATS)]
     rng_by_seat = [rngs[m.seating[s]] for s in range(SEATS)]
     wants_obs = [getattr(b, "uses_observation", True) for b in by_seat]

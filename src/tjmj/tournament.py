@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import os
-import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -38,7 +37,7 @@ from .bots import Bot, make_bot
 from .bots.external import DEFAULT_TIMEOUT, ERROR_KINDS, ExternalBot, command_of, is_external
 from .game import Match
 from .rules import CLASSIC, Rules
-from .simulate import _MAX_STEPS_PER_HAND, _bot_rng, match_seed
+from .simulate import match_seed, play_with
 from .wall import SEATS
 
 __all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile"]
@@ -176,29 +175,12 @@ class _MatchResult:
 def play(rules: Rules, seed: int, players: Sequence[Bot]) -> Match:
     """Play one match: player ``p`` (engine seating, R3) is ``players[p]``; outside bots are bound to
     their seat (``hello``).  Closing the players is the caller's."""
-    rngs: list[random.Random] = [_bot_rng(seed, p) for p in range(SEATS)]
     m = Match(rules, seed, names=[b.name for b in players])
-    by_seat = [players[m.seating[s]] for s in range(SEATS)]
-    rng_by_seat = [rngs[m.seating[s]] for s in range(SEATS)]
-    for s, b in enumerate(by_seat):
+    for s in range(SEATS):
+        b = players[m.seating[s]]
         if isinstance(b, ExternalBot):
             b.bind(m, s)
-    wants_obs = [getattr(b, "uses_observation", True) for b in by_seat]
-    empty: dict[str, Any] = {}
-    steps, last_hand = 0, 0
-    while not m.is_over:
-        seat = m.to_act
-        legal = m.legal_actions(seat)
-        obs = m.observation(seat) if wants_obs[seat] else empty
-        m.apply(seat, by_seat[seat].choose(obs, legal, rng_by_seat[seat]))
-        steps += 1
-        if m.hand_number != last_hand:
-            last_hand, steps = m.hand_number, 0
-        elif steps > _MAX_STEPS_PER_HAND:
-            raise RuntimeError(f"match seed {seed}: hand {m.hand_number} did not end")
-    if sum(m.scores) != 0:  # R8
-        raise AssertionError(f"match seed {seed}: scores {m.scores} do not sum to zero")
-    return m
+    return play_with(m, players, seed)
 
 
 def _run(task: _Task) -> _MatchResult:

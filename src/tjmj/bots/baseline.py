@@ -126,6 +126,19 @@ def _discard_key(nonwild: Sequence[int], k: int) -> tuple[int, int, int]:
     return (0 if _isolated(nonwild, k) else 1, rank, k)
 
 
+def kong_shanten(nonwild: list[int], w: int, m: int, a: Action, sh: dict[int, int]) -> int:
+    """Shanten after the kong ``a`` (its replacement draw not yet made); ``sh``: shanten per discard."""
+    k = int(a.tile)
+    if a.type == "ankong":
+        # 4 tiles become a meld; the 10-tile-equivalent hand is compared as before a draw
+        nonwild[k] -= 4
+        after = shanten_fast(nonwild, w, m - 1)
+        nonwild[k] += 4
+        return after
+    # an added kong removes one tile, melds unchanged: like discarding that tile
+    return sh[k] if k in sh else shanten_fast(nonwild, w, m)
+
+
 class BaselineBot:
     """A sensible, deterministic player (it never uses its rng).  Its rules, in order:
 
@@ -206,15 +219,7 @@ class BaselineBot:
         low = min(sh.values())
         best = min((k for k in candidates if sh[k] == low), key=lambda k: _discard_key(nonwild, k))
         for a in kongs:
-            k = int(a.tile)
-            if a.type == "ankong":
-                # 4 tiles become a meld; the 10-tile-equivalent hand is compared as before a draw
-                nonwild[k] -= 4
-                after = shanten_fast(nonwild, w, m - 1)
-                nonwild[k] += 4
-            else:
-                # an added kong removes one tile, melds unchanged: like discarding that tile
-                after = sh[k] if k in sh else shanten_fast(nonwild, w, m)
+            after = kong_shanten(nonwild, w, m, a, sh)
             if after <= sh[best]:
                 return a
         return next(a for a in discards if a.tile == best)

@@ -27,7 +27,17 @@ from ..game import Action
 from ..rules import CLASSIC
 from ..score import Scorer
 from ..waits import used_table
-from .baseline import _KIND, _discard_key, _discard_shanten, _merge, _pick, _suit_table, _top, shanten_fast
+from .baseline import (
+    _KIND,
+    _discard_key,
+    _discard_shanten,
+    _merge,
+    _pick,
+    _suit_table,
+    _top,
+    kong_shanten,
+    shanten_fast,
+)
 
 __all__ = ["StrongBot", "SIT_MIN_SCORE", "SHORT_WALL"]
 
@@ -284,13 +294,7 @@ class StrongBot:
         if win is not None and best_v < DECLINE_RATIO * 2 + READY_BASE:
             return win
         for a in kongs:
-            k = int(a.tile)
-            if a.type == "ankong":
-                nonwild[k] -= 4
-                after = shanten_fast(nonwild, w, m - 1)
-                nonwild[k] += 4
-            else:
-                after = sh[k] if k in sh else shanten_fast(nonwild, w, m)
+            after = kong_shanten(nonwild, w, m, a, sh)
             if after > sh[best]:
                 continue
             # 有杠不急开: one from ready with a long wall: hold the kong until the hand is ready
