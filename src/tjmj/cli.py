@@ -444,10 +444,36 @@ def _rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
 _MELD_HELP = "Exposed meld (repeatable): [777m] pon, [7777m] kong, [7777m+] added kong, (7777m) concealed kong."
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Commands that live in their own modules (each readable alone, like python-chess's), imported
+# only when used: `tjmj score --batch` starts without the web stack, and no import cycles arise.
+_LAZY = {
+    "advise": "cli_advise",
+    "replay": "cli_replay",
+    "serve": "cli_serve",
+    "simulate": "cli_simulate",
+    "tournament": "cli_tournament",
+}
+
+
+class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *_LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in _LAZY:
+            import importlib
+
+            module = importlib.import_module(f"{__package__}.{_LAZY[name]}")
+            return getattr(module, name)  # type: ignore[no-any-return]
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="tjmj", message="%(prog)s %(version)s")
 def main() -> None:
-    """Tianjin mahjong (天津麻将) hand calculator. Rules: spec/RULES.md; tiles in MPSZ or Chinese."""
+    """Tianjin mahjong (天津麻将): the game in the browser, the hand calculator, self-play and tools.
+
+    Rules: spec/RULES.md; tiles in MPSZ or Chinese."""
 
 
 @main.command()
@@ -559,20 +585,3 @@ def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
         con.print(f"{_esc(head):<30} {section:<5} {_esc(_allowed(spec)[0])}")
         con.print(f"    [dim]{_esc(text)}[/dim]")
 
-
-def _register() -> None:
-    """Commands that live in their own modules (each readable alone, like python-chess's)."""
-    from .cli_advise import advise
-    from .cli_replay import replay
-    from .cli_serve import serve
-    from .cli_simulate import simulate
-    from .cli_tournament import tournament
-
-    main.add_command(advise)
-    main.add_command(replay)
-    main.add_command(serve)
-    main.add_command(simulate)
-    main.add_command(tournament)
-
-
-_register()
