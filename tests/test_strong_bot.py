@@ -172,3 +172,17 @@ def test_strong_beats_baseline_head_to_head():
     baseline = s.points_by_bot["baseline"] / (3 * s.hands)
     assert strong > baseline
     assert strong > 0
+
+
+def test_every_bot_decision_is_legal_over_a_thousand_hands():
+    """Issue 5: bot decisions are legal in every state of thousands of hands (the engine raises
+    IllegalAction on anything else), all four bot kinds at one table, both presets."""
+    from tjmj.rules import Rules
+    from tjmj.simulate import simulate
+
+    total = 0
+    for preset in ("classic", "yiyou"):
+        s = simulate(hands=600, seed=77, rules=Rules.preset(preset), bots="strong,baseline,random,greedy",
+                     hands_per_match=50)
+        total += s.hands
+    assert total == 1200
