@@ -8,6 +8,7 @@ spec/RULES.md.  Rich is imported only by the human-readable paths so that the ba
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -263,11 +264,9 @@ def _batch(path: str) -> None:
         run_batch(inp, out, flush_each=not _is_regular_file(inp))
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly, without a traceback at exit
-        try:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
         sys.exit(1)
     finally:
         if close:

@@ -130,11 +130,9 @@ class ExternalBot:
 
     @staticmethod
     def _read(stream: IO[bytes], out: queue.Queue[bytes | None]) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):  # the pipe closed under us: same as the end
             for line in stream:
                 out.put(line)
-        except (OSError, ValueError):
-            pass
         out.put(None)  # end of output: the process has exited (or closed stdout)
 
     def _crashed(self) -> None:
