@@ -180,3 +180,20 @@ def test_empty_command_is_refused() -> None:
         ExternalBot("   ")
     with pytest.raises(ValueError):
         ExternalBot("python bot.py", timeout=0)
+
+
+def test_simulate_runs_an_outside_bot_and_its_records_replay(tmp_path):
+    """`--bots cmd:...` works in self-play too: the example bot's process is bound to its seat, ended
+    after the match, and the record replays (issue 5 item 4)."""
+    from tjmj.record import read_records, replay
+    from tjmj.rules import Rules
+    from tjmj.simulate import simulate
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "bots" / "simple_bot.py"
+    cmd = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(example))}"
+    out = tmp_path / "ext.jsonl"
+    summary = simulate(hands=8, seed=5, rules=Rules.preset("classic"), bots=[cmd, "baseline", "baseline", "baseline"],
+                       out=out, hands_per_match=8)
+    assert summary.hands == 8
+    (events,) = list(read_records(out))
+    assert replay(events).ok

@@ -194,7 +194,14 @@ class Summary:
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str]) -> Match:
     """Play one match to its end: player ``p`` (engine seating, R3) is played by ``bots[p]``."""
-    return play_with(Match(rules, seed, names=list(bots)), [make_bot(name) for name in bots], seed)
+    players = [make_bot(name) for name in bots]
+    try:
+        return play_with(Match(rules, seed, names=list(bots)), players, seed)
+    finally:
+        for b in players:  # outside bots: end their processes with the match
+            close = getattr(b, "close", None)
+            if close is not None:
+                close()
 
 
 def play_with(m: Match, players: Sequence[Bot], seed: int) -> Match:
@@ -202,6 +209,10 @@ def play_with(m: Match, players: Sequence[Bot], seed: int) -> Match:
     its own rng derived from (seed, p), so results do not depend on process or order."""
     rngs = [_bot_rng(seed, p) for p in range(SEATS)]
     by_seat = [players[m.seating[s]] for s in range(SEATS)]
+    for s, b in enumerate(by_seat):
+        bind = getattr(b, "bind", None)  # outside bots are told their seat and the rules (hello)
+        if bind is not None:
+            bind(m, s)
     rng_by_seat = [rngs[m.seating[s]] for s in range(SEATS)]
     wants_obs = [getattr(b, "uses_observation", True) for b in by_seat]
     steps = 0

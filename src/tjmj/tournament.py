@@ -175,12 +175,7 @@ class _MatchResult:
 def play(rules: Rules, seed: int, players: Sequence[Bot]) -> Match:
     """Play one match: player ``p`` (engine seating, R3) is ``players[p]``; outside bots are bound to
     their seat (``hello``).  Closing the players is the caller's."""
-    m = Match(rules, seed, names=[b.name for b in players])
-    for s in range(SEATS):
-        b = players[m.seating[s]]
-        if isinstance(b, ExternalBot):
-            b.bind(m, s)
-    return play_with(m, players, seed)
+    return play_with(Match(rules, seed, names=[b.name for b in players]), players, seed)
 
 
 def _run(task: _Task) -> _MatchResult:

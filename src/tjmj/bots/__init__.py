@@ -61,9 +61,14 @@ BOT_NAMES: tuple[str, ...] = tuple(BOTS)
 def make_bot(name: str) -> Bot:
     """A new bot by registry name: ``random`` (uniform legal, for fuzzing), ``greedy`` (random but
     wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`), ``strong`` (plays
-    Tianjin for value: see :mod:`tjmj.bots.strong`)."""
+    Tianjin for value: see :mod:`tjmj.bots.strong`); ``cmd:COMMAND`` runs an outside bot over the
+    JSON-lines protocol (:mod:`tjmj.bots.external`)."""
+    if name.startswith("cmd:"):  # an outside bot (docs/bot-protocol.md); its process starts on first use
+        from .external import ExternalBot
+
+        return ExternalBot(name[4:], name=name)
     try:
         factory = BOTS[name]
     except KeyError:
-        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}") from None
+        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}, or cmd:COMMAND") from None
     return factory()
