@@ -345,7 +345,8 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
         c = tuple(lst)
     win = h.draw if win is None else win
     wilds = h.wilds
-    *masks, ws = _wild_masks(wilds)
+    masks = _wild_masks(wilds)  # four suit masks, then the wilds' suit
+    ws = masks[4]
     w = 0
     for k in wilds:
         w += c[k]
@@ -392,7 +393,7 @@ class ScoreResult:
 
     @property
     def codes(self) -> list[str]:
-        return [e.code for e in self.elements]
+        return list(_codes(self.flags))
 
     @property
     def double_hundiao(self) -> bool:
@@ -428,6 +429,11 @@ class ScoreResult:
             a = self.arrangement
             d["arrangement"] = a.to_dict() if a is not None else None
         return d
+
+
+@cache
+def _codes(flags: int) -> tuple[str, ...]:
+    return tuple(e.code for e in elements_of(flags))
 
 
 def _judge(h: HandInput, fan: int, flags: int) -> tuple[bool, str]:
