@@ -108,3 +108,15 @@ def test_meld_from_dict_errors():
         Meld.from_dict({"type": "chi", "tile": "1m"})
     with pytest.raises(TileError, match="unknown key"):
         Meld.from_dict({"type": "pon", "tile": "1m", "x": 1})
+
+
+def test_melds_of_accepts_every_form_once():
+    """One coercion for the scorer and the SVG drawing: text, a Meld, Melds, strings, batch dicts."""
+    from tjmj.meld import melds_of
+
+    pon = Meld.parse("[777m]")
+    assert melds_of("[777m]") == melds_of(pon) == melds_of([pon]) == melds_of(["[777m]"]) == [pon]
+    assert melds_of([{"type": "pon", "tile": "7m"}]) == [pon]
+    for bad in (5, {"type": "pon", "tile": "7m"}, [3]):
+        with pytest.raises(TileError):
+            melds_of(bad)

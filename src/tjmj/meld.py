@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from .tiles import Tile, TileError, parse_tiles
 
-__all__ = ["Meld", "MeldType", "parse_melds"]
+__all__ = ["Meld", "MeldType", "parse_melds", "melds_of"]
 
 
 class MeldType(StrEnum):
@@ -123,4 +123,24 @@ def parse_melds(text: str) -> list[Meld]:
         pos = m.end()
     if text[pos:].strip(" ,"):
         raise TileError(f"unexpected text {text[pos:].strip()!r} at position {pos} in melds {text!r}")
+    return out
+
+
+def melds_of(x: object) -> list[Meld]:
+    """Melds from any accepted form: bracket text, one Meld, or a sequence of Melds, bracket
+    strings or batch dicts (``{"type": "pon", "tile": "7z"}``); anything else is a TileError."""
+    if isinstance(x, str):
+        return parse_melds(x)
+    if isinstance(x, Meld):
+        return [x]
+    if isinstance(x, dict) or not hasattr(x, "__iter__"):
+        raise TileError(f"melds must be text like '[777m](1111z)' or a sequence of melds, got {x!r}")
+    out = []
+    for m in x:
+        if isinstance(m, Meld):
+            out.append(m)
+        elif isinstance(m, str):
+            out.append(Meld.parse(m))
+        else:
+            out.append(Meld.from_dict(m))
     return out

@@ -25,7 +25,7 @@ from .elements import (
     combination_name,
     elements_of,
 )
-from .meld import Meld, MeldType, parse_melds
+from .meld import Meld, MeldType, melds_of
 from .rules import CLASSIC, Rules
 from .tiles import Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
@@ -69,20 +69,6 @@ def _tile(x: TileLike, what: str) -> Tile:
             raise InvalidHand(f"{what} must be exactly one tile, got {x!r} ({len(ts)} tiles)")
         return ts[0]
     return Tile(x)
-
-
-def _melds(x: MeldsLike) -> list[Meld]:
-    if isinstance(x, str):
-        return parse_melds(x)
-    out = []
-    for m in x:
-        if isinstance(m, Meld):
-            out.append(m)
-        elif isinstance(m, str):
-            out.append(Meld.parse(m))
-        else:
-            out.append(Meld.from_dict(m))
-    return out
 
 
 class HandInput(NamedTuple):
@@ -131,7 +117,7 @@ def prepare(
     tiles = _tiles(hand, "hand")
     d = _tile(draw, "draw") if draw is not None else None
     ind = _tile(indicator, "indicator")
-    ms = _melds(melds)
+    ms = melds_of(melds)
     if len(ms) > 4:
         raise InvalidHand(f"a hand has at most 4 melds, got {len(ms)}")
     want = 13 - 3 * len(ms) if expect_concealed is None else expect_concealed

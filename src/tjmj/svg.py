@@ -28,7 +28,7 @@ from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
 from .elements import Arrangement, Group
-from .meld import Meld, MeldType, parse_melds
+from .meld import MeldType, melds_of
 from .tiles import TILE_TEXT, Tile, TileError, format_tiles, parse_tiles
 
 __all__ = ["tile", "tiles", "hand", "arrangement", "render_sample"]
@@ -353,24 +353,6 @@ def _kinds(ts: object, what: str = "tiles") -> list[Tile]:
     return [_kind(t, what) for t in ts]
 
 
-def _melds(ms: object) -> list[Meld]:
-    if isinstance(ms, str):
-        return parse_melds(ms)
-    if isinstance(ms, Meld):
-        return [ms]
-    if not isinstance(ms, Iterable):
-        raise TileError(f"melds must be text like '[777m](1111z)' or a sequence of Meld, got {ms!r}")
-    out = []
-    for m in ms:
-        if isinstance(m, Meld):
-            out.append(m)
-        elif isinstance(m, str):
-            out.append(Meld.parse(m))
-        else:
-            raise TileError(f"a meld must be a Meld or text like '[777m]', got {m!r}")
-    return out
-
-
 def _scale(size: object) -> float:
     if isinstance(size, bool) or not isinstance(size, int | float) or not 0 < size < 10_000:
         raise ValueError(f"size must be a positive number of pixels (an upright tile's width), got {size!r}")
@@ -517,7 +499,7 @@ def hand(concealed: object, draw: object = None, melds: object = (), *, wilds: o
     scale = _scale(size)
     kinds = _kinds(concealed, "concealed")
     d = None if draw is None else _kind(draw, "draw")
-    ms = _melds(melds)
+    ms = melds_of(melds)
     wild_set = set(_kinds(wilds, "wilds"))
     row: _Row = []
     for k in kinds:
