@@ -7,10 +7,13 @@ per-suit wild tables keep from backtracking.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import _tables as T
 from .elements import Arrangement, Group
+from .meld import Meld
+from .score import _pack, counts_of_hand
 from .tiles import TILES, Tile
 
 if TYPE_CHECKING:
@@ -20,18 +23,24 @@ _Slot = tuple[Tile, Tile, bool]  # physical tile, kind it plays, is wild
 
 
 class _Pool:
-    def __init__(self, tiles: list[Tile], wilds: tuple[Tile, ...], wilds_are_real: bool = False) -> None:
+    """The hand's tiles still to place: real counts (and packed suits) and the wild tiles."""
+
+    def __init__(self, counts: Sequence[int], wilds: tuple[Tile, ...], wilds_are_real: bool = False) -> None:
         self.wildset = set(wilds)
-        self.real = [0] * 34
-        self.wild: list[Tile] = []
         self.wilds_are_real = wilds_are_real
-        self.packed = [0, 0, 0, 0]  # the real tiles as packed suits, kept in step with ``real``
-        for t in tiles:
-            if t in self.wildset and not wilds_are_real:
-                self.wild.append(t)
-            else:
-                self.real[t] += 1
-                self.packed[t // 9] += T.ONE[t % 9]
+        if wilds_are_real:  # 素本: the wild tiles play themselves, as real tiles
+            self.real = list(counts)
+            self.wild: list[Tile] = []
+            self.packed = _pack(counts)
+        else:
+            real = list(counts)
+            self.wild = []
+            for k in wilds:  # in wild-kind order, so the arrangement does not depend on the input order
+                if real[k]:
+                    self.wild += [TILES[k]] * real[k]
+                    real[k] = 0
+            self.real = real
+            self.packed = _pack(real)  # the real tiles as packed suits, kept in step with ``real``
 
     def take_real(self, kind: int) -> _Slot | None:
         if self.real[kind]:
@@ -69,6 +78,28 @@ def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group
     return Group(kind, tiles, plays, wild, win_index)
 
 
+# (suit, packed key, holds the pair) -> the suit's groups: a finished Group where no slot is
+# wild (shared: groups are immutable), else (kind, tiles with None in wild slots, plays, mask,
+# wild slot indices) to fill with the pool's wild tiles.
+_SuitEntry = Group | tuple[str, tuple[Tile | None, ...], tuple[Tile, ...], tuple[bool, ...], tuple[int, ...]]
+_SUIT_GROUPS: dict[tuple[int, int, bool], tuple[_SuitEntry, ...]] = {}
+
+
+def _suit_groups(s: int, key: int, pair: bool) -> tuple[_SuitEntry, ...]:
+    base = 9 * s
+    out: list[_SuitEntry] = []
+    table = T.DECOMP_HON if s == 3 else T.DECOMP_NUM
+    for kind, positions, mask in table[key, pair]:
+        plays = tuple(TILES[base + p] for p in positions)
+        if any(mask):
+            tiles = tuple(None if w else t for t, w in zip(plays, mask))
+            out.append((kind, tiles, plays, mask, tuple(i for i, w in enumerate(mask) if w)))
+        else:
+            out.append(Group(kind, plays, plays, mask))
+    v = _SUIT_GROUPS[s, key, pair] = tuple(out)
+    return v
+
+
 def _split(pool: _Pool, pair: bool) -> list[Group]:
     """Split the pool into melds (+ a pair) — it is known to be feasible.
 
@@ -76,35 +107,37 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
     costs least (or is two wilds), exactly as :func:`tjmj._tables.wilds_needed` counts.
     """
     keys = pool.packed
-    entries = [T.NUM[keys[0]], T.NUM[keys[1]], T.NUM[keys[2]], T.HON[keys[3]]]
     pair_suit = -1
     if pair:
         best = 2  # a pair of two wilds
-        for s, (_, d) in enumerate(entries):
+        for s, key in enumerate(keys):
+            d = (T.HON if s == 3 else T.NUM)[key][1]
             if d < best:
                 best, pair_suit = d, s
-    groups: list[Group] = []
-    tables = (T.DECOMP_NUM, T.DECOMP_NUM, T.DECOMP_NUM, T.DECOMP_HON)
-    real, wild, wildset = pool.real, pool.wild, pool.wildset
-    for s in range(4):
-        if not keys[s]:
-            continue
-        base = 9 * s
-        for kind, positions, mask in tables[s][keys[s], s == pair_suit]:
-            tiles, plays = [], []
-            for p, w in zip(positions, mask):
-                k = base + p
-                if w:  # prefer a wild of the very kind it plays, so it reads as playing itself
+    if pool.wilds_are_real:
+        groups = _split_suben(pool, pair_suit)
+    else:
+        groups = []
+        wild = pool.wild
+        new = tuple.__new__  # a Group without its Python-level __new__: this is the hot loop
+        for s in range(4):
+            key = keys[s]
+            if not key:
+                continue
+            entries = _SUIT_GROUPS.get((s, key, s == pair_suit)) or _suit_groups(s, key, s == pair_suit)
+            for e in entries:
+                if type(e) is Group:
+                    groups.append(e)
+                    continue
+                kind, tiles, plays, mask, slots = e
+                filled = list(tiles)
+                for i in slots:
+                    k = plays[i]
+                    # prefer a wild of the very kind it plays, so it reads as playing itself
                     pick = k if k in wild else wild[-1]
                     wild.remove(pick)
-                    tiles.append(TILES[pick])
-                else:
-                    real[k] -= 1
-                    tiles.append(TILES[k])
-                plays.append(TILES[k])
-            if pool.wilds_are_real:  # 素本: real slots of wild kinds are wild tiles playing themselves
-                mask = tuple(w or t in wildset for t, w in zip(tiles, mask))
-            groups.append(Group(kind, tuple(tiles), tuple(plays), mask))
+                    filled[i] = pick
+                groups.append(new(Group, (kind, tuple(filled), plays, mask, None)))
     pool.packed = [0, 0, 0, 0]  # every real tile is now placed
     if pair and pair_suit < 0:
         kind = pool.wild[0]
@@ -113,6 +146,23 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
     while pool.wild:
         kind = pool.wild[0]
         groups.append(_group("triplet", [pool.take_wild(kind) for _ in range(3)]))
+    return groups
+
+
+def _split_suben(pool: _Pool, pair_suit: int) -> list[Group]:
+    """素本's split: no wild stands in, but real tiles of the wild kinds are marked wild."""
+    groups: list[Group] = []
+    wildset = pool.wildset
+    for s in range(4):
+        key = pool.packed[s]
+        if not key:
+            continue
+        base = 9 * s
+        table = T.DECOMP_HON if s == 3 else T.DECOMP_NUM
+        for kind, positions, mask in table[key, s == pair_suit]:
+            assert not any(mask)  # 素本 is only tried when the hand is complete without a stand-in
+            tiles = tuple(TILES[base + p] for p in positions)
+            groups.append(Group(kind, tiles, tiles, tuple(t in wildset for t in tiles)))
     return groups
 
 
@@ -133,15 +183,49 @@ def _dragon(pool: _Pool, suit: int, win: Tile | None = None, win_at5_wild: bool 
     return out
 
 
-def _mark_winning(groups: list[Group], win: Tile, win_wild: bool, prefer: list[int] | None = None) -> list[Group]:
-    order = prefer if prefer is not None else list(range(len(groups)))
-    for gi in order:
-        g = groups[gi]
-        for j, (t, is_w) in enumerate(zip(g.tiles, g.wild, strict=True)):
-            if t == win and is_w == win_wild:
-                groups[gi] = Group(g.kind, g.tiles, g.plays, g.wild, j)
-                return groups
+def _mark_winning(groups: list[Group], win: Tile, win_wild: bool) -> list[Group]:
+    """Mark the first slot holding the winning tile (as a wild or not, as it is)."""
+    for gi, g in enumerate(groups):
+        tiles = g[1]
+        if win in tiles:
+            wild = g[3]
+            for j, t in enumerate(tiles):
+                if t == win and wild[j] == win_wild:
+                    groups[gi] = g._replace(winning=j)
+                    return groups
     raise AssertionError("winning tile not found in the arrangement")
+
+
+def _win_group(pool: _Pool, v: str, win: Tile, win_wild: bool) -> Group:
+    """The group the winning tile was removed with (捉伍儿's 456m, 混儿吊's pair or meld)."""
+    if v in ("zhuowu", "zw_out"):
+        s5 = pool.take_winning(win, 4)  # first, so no filler wild is the winning tile
+        s4 = pool.take(3)
+        s6 = pool.take(5)
+        return _group("sequence", [s4, s5, s6], 1)
+    if v == "hd1":
+        return _group("pair", [pool.take_winning(win, win), pool.take_wild(win)], 0)
+    if v == "hd2":
+        if win == 4 or win_wild:
+            s5 = pool.take_winning(win, 4)
+            return _group("sequence", [pool.take_wild(3), s5, pool.take_wild(5)], 1)
+        first = pool.take_winning(win, win)
+        return _group("triplet", [first, pool.take_wild(win), pool.take_wild(win)], 0)
+    raise AssertionError(v)
+
+
+# (meld, is wild) -> its group; melds repeat across hands and groups are immutable
+_MELD_GROUPS: dict[tuple[object, bool], Group] = {}
+
+
+def _meld_group(m: Meld, wild: bool) -> Group:
+    g = _MELD_GROUPS.get((m, wild))
+    if g is None:
+        n = m.size
+        if len(_MELD_GROUPS) > 4096:  # bounded: melds built by hand need not be the usual few
+            _MELD_GROUPS.clear()
+        g = _MELD_GROUPS[m, wild] = Group(m.type.value, (m.tile,) * n, (m.tile,) * n, (wild,) * n)
+    return g
 
 
 def build_arrangement(result: ScoreResult) -> Arrangement:
@@ -149,65 +233,37 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
     win = result.tianhu_win if result.tianhu_win is not None else h.draw
     wilds = h.wilds
     win_wild = win in wilds
-    tiles = list(h.concealed) + [h.draw]
     struct = result.struct
     kind = struct[0]
     suben = kind == "suben"
-    pool = _Pool(tiles, wilds, wilds_are_real=suben)
-    groups: list[Group] = []
+    pool = _Pool(counts_of_hand(h), wilds, wilds_are_real=suben)
     dragon: tuple[int, int, int] | None = None
-    variant = struct[2] if len(struct) > 2 else kind
-    d = struct[1] if len(struct) > 1 else -1
 
-    def win_group(v: str) -> Group:
-        if v in ("zhuowu", "zw_out"):
-            s5 = pool.take_winning(win, 4)  # first, so no filler wild is the winning tile
-            s4 = pool.take(3)
-            s6 = pool.take(5)
-            return _group("sequence", [s4, s5, s6], 1)
-        if v == "hd1":
-            plays = win
-            return _group("pair", [pool.take_winning(win, plays), pool.take_wild(plays)], 0)
-        if v == "hd2":
-            if win == 4 or win_wild:
-                s5 = pool.take_winning(win, 4)
-                return _group("sequence", [pool.take_wild(3), s5, pool.take_wild(5)], 1)
-            s = pool.take_winning(win, win)
-            return _group("triplet", [s, pool.take_wild(win), pool.take_wild(win)], 0)
-        raise AssertionError(v)
-
-    if kind in ("zhuowu", "hd1", "hd2"):
-        groups.append(win_group(kind))
-        groups.extend(_split(pool, kind != "hd1"))
-    elif kind == "plain":
-        groups.extend(_split(pool, True))
-        groups = _mark_winning(groups, win, win_wild and not suben)
+    if kind == "plain":
+        groups = _mark_winning(_split(pool, True), win, win_wild and not suben)
+    elif kind in ("zhuowu", "hd1", "hd2"):
+        groups = [_win_group(pool, kind, win, win_wild)]
+        groups += _split(pool, kind != "hd1")
     else:  # long / suben
+        d, variant = struct[1], struct[2]
+        groups = []
         if variant in ("zw_out", "hd1", "hd2"):
-            groups.append(win_group(variant))
-        dragon_groups = _dragon(pool, d, win, win_at5_wild=variant == "zw_in_wild")
+            groups.append(_win_group(pool, variant, win, win_wild))
         start = len(groups)
-        groups.extend(dragon_groups)
+        groups += _dragon(pool, d, win, win_at5_wild=variant == "zw_in_wild")
         dragon = (start, start + 1, start + 2)
-        groups.extend(_split(pool, variant != "hd1"))
-        if variant in ("plain", "zw_in"):
-            prefer = [start + 1] if variant == "zw_in" else None
-            if prefer is not None:
-                g = groups[start + 1]
-                j = g.plays.index(TILES[4])
-                groups[start + 1] = Group(g.kind, g.tiles, g.plays, g.wild, j)
-            else:
-                groups = _mark_winning(groups, win, win_wild)
+        groups += _split(pool, variant != "hd1")
+        if variant == "zw_in":  # the winning tile is the dragon's 5m
+            g = groups[start + 1]
+            groups[start + 1] = g._replace(winning=g.plays.index(TILES[4]))
+        elif variant == "plain":
+            groups = _mark_winning(groups, win, win_wild)
+    exposed_wild = 0
     for m in h.melds:
         wild = m.tile in wilds
-        groups.append(Group(m.type.value, (m.tile,) * m.size, (m.tile,) * m.size, (wild,) * m.size))
-    return Arrangement(
-        tuple(groups),
-        win,
-        wilds,
-        dragon,
-        kong_draw=h.kong_draw,
-        tianhu=h.tianhu,
-        suben_rule=h.rules.suben,
-        exposed_wild_tiles=sum(m.size for m in h.melds if m.tile in wilds),
+        groups.append(_meld_group(m, wild))
+        if wild:
+            exposed_wild += m.size
+    return tuple.__new__(  # the named tuple without its Python-level __new__ (once per scored hand)
+        Arrangement, (tuple(groups), win, wilds, dragon, h.kong_draw, h.tianhu, h.rules.suben, exposed_wild)
     )

@@ -24,7 +24,7 @@ from .cli_common import parse_overrides
 from .meld import Meld, MeldType, parse_melds
 from .rules import PRESETS, Rules, RulesError
 from .score import HandInput, ScoreResult, prepare, score_input
-from .tiles import Tile, TileError, format_tiles, parse_tiles
+from .tiles import TILE_TEXT, TILES, Tile, TileError, format_tiles, parse_tiles
 from .waits import Wait, Waits, waits_of
 
 if TYPE_CHECKING:
@@ -56,7 +56,13 @@ def _tiles(text: str, what: str) -> list[Tile]:
         raise TileError(f"{what}: {e}") from None
 
 
+_TILE_BY_TEXT = dict(zip(TILE_TEXT, TILES))
+
+
 def _one_tile(text: str, what: str) -> Tile:
+    t = _TILE_BY_TEXT.get(text)  # "5m": every batch line has two of these
+    if t is not None:
+        return t
     ts = _tiles(text, what)
     if len(ts) != 1:
         raise TileError(f"{what} must be exactly one tile, got {text!r} ({len(ts)} tiles)")

@@ -321,7 +321,8 @@ class _Core:
         self.wild_suit, self.su, self.suben_nk = wild_suit, su, suben_nk
 
 
-def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
+def counts_of_hand(h: HandInput) -> tuple[int, ...]:
+    """The concealed tiles and the draw, per kind."""
     c = h.counts
     if not c:  # a HandInput made by hand rather than by prepare()
         lst = [0] * 34
@@ -329,6 +330,11 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
             lst[t] += 1
         lst[h.draw] += 1
         c = tuple(lst)
+    return c
+
+
+def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
+    c = counts_of_hand(h)
     win = h.draw if win is None else win
     wilds = h.wilds
     masks = _wild_masks(wilds)  # four suit masks, then the wilds' suit
@@ -396,9 +402,7 @@ class ScoreResult:
     def arrangement(self) -> Arrangement | None:
         a = self._arrangement
         if a is False:
-            from .arrange import build_arrangement
-
-            a = self._arrangement = build_arrangement(self) if self.complete else None
+            a = self._arrangement = _build_arrangement(self) if self.complete else None
         return a  # type: ignore[return-value]
 
     def to_dict(self, arrangement: bool = True) -> dict[str, object]:
@@ -415,6 +419,16 @@ class ScoreResult:
             a = self.arrangement
             d["arrangement"] = a.to_dict() if a is not None else None
         return d
+
+
+def _build_arrangement(result: ScoreResult) -> Arrangement:
+    # tjmj.arrange imports this module, so it is bound on first use; a function-level import
+    # statement would cost more than the rest of the property on every call
+    global _build_arrangement
+    from .arrange import build_arrangement
+
+    _build_arrangement = build_arrangement
+    return build_arrangement(result)
 
 
 @cache

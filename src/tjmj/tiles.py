@@ -121,6 +121,11 @@ _SEPARATORS = " \t,，、;"
 _PLAIN_MPSZ = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
 _MPSZ_GROUP = re.compile(r"([1-9]+)([mpsz])")
 _SUIT_BASE = {"m": -1, "p": 8, "s": 17, "z": 26}  # + digit = kind
+# suit letter -> (digit character -> tile); only for text _PLAIN_MPSZ has already accepted
+_DIGIT_TILE = {
+    suit: {str(d): _TILES[base + d] for d in range(1, 8 if suit == "z" else 10)}.__getitem__
+    for suit, base in _SUIT_BASE.items()
+}
 
 
 def parse_tiles(text: str) -> list[Tile]:
@@ -134,8 +139,7 @@ def parse_tiles(text: str) -> list[Tile]:
     if _PLAIN_MPSZ.fullmatch(text):  # the common case, read without the checks below
         out = []
         for digits, suit in _MPSZ_GROUP.findall(text):
-            base = _SUIT_BASE[suit]
-            out.extend([_TILES[base + int(d)] for d in digits])
+            out += map(_DIGIT_TILE[suit], digits)  # digit characters -> tiles, in C
         return out
     out = []
     digits: list[tuple[int, int]] = []  # (digit, position) waiting for a suit letter
