@@ -4,11 +4,21 @@ A suit's non-wild tiles are packed into one int, 3 bits per kind (``count << 3*p
 9 positions for 万/饼/条, 7 for 字.  For each packed suit the tables give the fewest wilds
 that complete it into melds (``n0``) and the extra for holding the pair there (``d``), so a
 whole hand's completeness is four lookups and a few additions (see :func:`wilds_needed`).
+
+The answers for every suit of at most 14 tiles ship precomputed in ``suit_tables.zlib`` (one
+byte per suit, indexed by its counts in base 5; ``python -m tjmj._tables`` writes it and a
+test recomputes it all), so a fresh process — a ``tjmj score --batch`` run, a bot — does not
+pay for the search behind each new suit.  :func:`_min_wilds` is that search; it still answers
+any suit the file lacks.
 """
 
 from __future__ import annotations
 
+import sys
+import zlib
 from functools import cache
+from itertools import product
+from pathlib import Path
 
 __all__ = ["NUM", "HON", "DRAGON", "DRAGON_NO5", "wilds_needed", "unpack"]
 
@@ -56,6 +66,69 @@ def _min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
     return best
 
 
+# --------------------------------------------------------------------------------------
+# The shipped table: for each suit, byte n0 * 4 + d + 1 at offset + sum(count[p] * 5**p);
+# 255 where a suit holds more than 14 tiles (it cannot occur in a hand).
+# --------------------------------------------------------------------------------------
+
+STORED_PATH = Path(__file__).with_name("suit_tables.zlib")
+_OFFSET = {9: 0, 7: 5**9}  # number suits first, then honours
+_SIZE = 5**9 + 5**7
+_POW5 = tuple(5**p for p in range(9))
+_stored: bytes | None = None
+
+
+def build_stored() -> bytes:
+    """Every suit's (n0, d) by :func:`_min_wilds` (a few seconds): the shipped file's content."""
+    out = bytearray(b"\xff" * _SIZE)
+    for positions in (9, 7):
+        honors = positions == 7
+        base = _OFFSET[positions]
+        for rev in product(range(5), repeat=positions):
+            if sum(rev) > 14:
+                continue
+            c = rev[::-1]
+            n0 = _min_wilds(c, False, honors)
+            n1 = _min_wilds(c, True, honors)
+            out[base + sum(n * _POW5[p] for p, n in enumerate(c))] = n0 * 4 + n1 - n0 + 1
+    _min_wilds.cache_clear()
+    return bytes(out)
+
+
+def stored() -> bytes:
+    """The shipped table, read on first use (b"" if the file is missing or damaged)."""
+    global _stored
+    if _stored is None:
+        try:
+            data = zlib.decompress(STORED_PATH.read_bytes())
+        except (OSError, zlib.error):
+            data = b""
+        _stored = data if len(data) == _SIZE else b""
+    return _stored
+
+
+def _stored_need(c: tuple[int, ...] | list[int], positions: int) -> tuple[int, int] | None:
+    """(n0, d) of counts ``c`` from the shipped table, or None where it has no answer."""
+    table = _stored if _stored is not None else stored()
+    if not table:
+        return None
+    i = _OFFSET[positions]
+    for p, n in enumerate(c):
+        if n > 4:
+            return None
+        i += n * _POW5[p]
+    v = table[i]
+    return None if v == 255 else (v >> 2, (v & 3) - 1)
+
+
+def min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
+    """:func:`_min_wilds` by the shipped table where it can."""
+    v = _stored_need(c, 7 if honors else 9)
+    if v is None:
+        return _min_wilds(c, pair, honors)
+    return v[0] + v[1] if pair else v[0]
+
+
 class _NeedTable(dict[int, tuple[int, int]]):
     """packed suit -> (wilds for melds only, extra wilds if the pair is here)."""
 
@@ -66,6 +139,10 @@ class _NeedTable(dict[int, tuple[int, int]]):
 
     def __missing__(self, key: int) -> tuple[int, int]:
         c = unpack(key, self.positions)
+        v = _stored_need(c, self.positions)
+        if v is not None:
+            self[key] = v
+            return v
         # the answer depends only on the shape: honours in any order, a suit shifted down
         # (sequences cannot wrap), so equal shapes share one computation
         if self.honors:
@@ -144,7 +221,7 @@ def decompose(c: tuple[int, ...], pair: bool, honors: bool) -> tuple[SuitGroup, 
 
     Memoised like the counts, so rebuilding a best arrangement costs a lookup per suit.
     """
-    target = _min_wilds(c, pair, honors)
+    target = min_wilds(c, pair, honors)
     n = len(c)
     i = 0
     while i < n and c[i] == 0:
@@ -176,7 +253,7 @@ def decompose(c: tuple[int, ...], pair: bool, honors: bool) -> tuple[SuitGroup, 
             options.append((("sequence", (i, i + 1, i + 2), (False, True, False)), (i, i + 2), pair, 1))
     for group, used, pair_after, cost in options:
         r = rest(*used)
-        if cost + _min_wilds(r, pair_after, honors) == target:
+        if cost + min_wilds(r, pair_after, honors) == target:
             return (group,) + decompose(r, pair_after, honors)
     raise AssertionError("no decomposition reaches the minimum")  # pragma: no cover
 
@@ -196,3 +273,9 @@ class _DecompTable(dict[tuple[int, bool], tuple[SuitGroup, ...]]):
 
 DECOMP_NUM = _DecompTable(9)
 DECOMP_HON = _DecompTable(7)
+
+
+if __name__ == "__main__":  # python -m tjmj._tables: write the shipped table
+    data = build_stored()
+    STORED_PATH.write_bytes(zlib.compress(data, 9))
+    print(f"wrote {STORED_PATH} ({len(data)} entries)", file=sys.stderr)

@@ -147,7 +147,8 @@ def prepare(
         raise InvalidHand(f"{c[k]} copies of {Tile(k)} ({Tile(k).chinese}) in hand, draw and melds{extra}; only 4 exist")
     if kong_draw and not any(m.type.is_kong for m in ms):
         raise InvalidHand("kong_draw (杠开) needs a kong among the melds: a replacement draw follows a kong (R4)")
-    return HandInput(tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules, own)  # type: ignore[arg-type]
+    # tuple.__new__: the named tuple without its Python-level __new__ (once per scored hand)
+    return tuple.__new__(HandInput, (tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules, own))
 
 
 # --------------------------------------------------------------------------------------
@@ -189,13 +190,10 @@ def evaluate(
         return None
     mult = (2 if su else 1) * (2 if kong_draw else 1)
     extra = (S if su else 0) | (G if kong_draw else 0)
-    best_fan, best_flags, best_struct = 1, 0, ("plain",)
     win5 = win == 4 or ww  # may play the 5m of 捉伍儿
-
-    def consider(fan: int, flags: int, struct: tuple) -> None:
-        nonlocal best_fan, best_flags, best_struct
-        if fan > best_fan or (fan == best_fan and flags > best_flags):
-            best_fan, best_flags, best_struct = fan, flags, struct
+    # every removal that works adds (fan, flags, struct); the first of the best wins ties
+    found: list[tuple[int, int, tuple]] = [(1, 0, ("plain",))]
+    consider = found.append
 
     # after the winning tile: the rest as a list and the wilds left
     rest = [k0, k1, k2, k3]
@@ -218,12 +216,12 @@ def evaluate(
         if zwn >= 0:
             zw_keys = (zk, zwn)
             if _need(zk, rest[1], rest[2], rest[3], True) <= zwn:
-                consider(3, Z, ("zhuowu", -1))
+                consider((3, Z, ("zhuowu", -1)))
     # 混儿吊 single (pair: winning tile + a wild) and double (meld: winning tile + two wilds)
     if w_rest >= 1 and _need(rest[0], rest[1], rest[2], rest[3], False) <= w_rest - 1:
-        consider(2, H, ("hd1", -1))
+        consider((2, H, ("hd1", -1)))
     if w_rest >= 2 and m >= 1 and _need(rest[0], rest[1], rest[2], rest[3], True) <= w_rest - 2:
-        consider(6 if win5 else 2, H | (Z if win5 else 0), ("hd2", -1))
+        consider((6 if win5 else 2, H | (Z if win5 else 0), ("hd2", -1)))
 
     if m >= 3:
         for d in (0, 1, 2):
@@ -239,14 +237,14 @@ def evaluate(
             keys[d] = dk
             if _need(keys[0], keys[1], keys[2], keys[3], True) <= w - miss:
                 if d == 0 and win == 4 and not ww:
-                    consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in"))
+                    consider((7 * bmul, L | Z | benhun, ("long", d, "zw_in")))
                 else:
-                    consider(4 * bmul, L | benhun, ("long", d, "plain"))
+                    consider((4 * bmul, L | benhun, ("long", d, "plain")))
             # 捉伍儿 inside a 万 dragon with a wild winning tile playing the 5m
             if d == 0 and ww:
                 dk, miss = _DRAGON_NO5[k0]
                 if miss <= w - 1 and _need(dk, k1, k2, k3, True) <= w - 1 - miss:
-                    consider(7 * bmul, L | Z | benhun, ("long", d, "zw_in_wild"))
+                    consider((7 * bmul, L | Z | benhun, ("long", d, "zw_in_wild")))
             # 捉伍儿 outside the dragon (dragon + 456m + pair: no exposed meld)
             if zw_keys is not None and m == 4:
                 keys = [zw_keys[0], rest[1], rest[2], rest[3]]
@@ -254,7 +252,7 @@ def evaluate(
                 if miss <= zw_keys[1]:
                     keys[d] = dk
                     if _need(keys[0], keys[1], keys[2], keys[3], True) <= zw_keys[1] - miss:
-                        consider(7 * bmul, L | Z | benhun, ("long", d, "zw_out"))
+                        consider((7 * bmul, L | Z | benhun, ("long", d, "zw_out")))
             # 混儿吊 outside the dragon
             if w_rest >= 1:
                 keys = list(rest)
@@ -262,12 +260,12 @@ def evaluate(
                 keys[d] = dk
                 left = w_rest - miss
                 if left >= 1 and _need(keys[0], keys[1], keys[2], keys[3], False) <= left - 1:
-                    consider(8 * bmul, L | H | benhun, ("long", d, "hd1"))
+                    consider((8 * bmul, L | H | benhun, ("long", d, "hd1")))
                 if left >= 2 and m == 4 and _need(keys[0], keys[1], keys[2], keys[3], True) <= left - 2:
                     if win5:
-                        consider(14 * bmul, L | Z | H | benhun, ("long", d, "hd2"))
+                        consider((14 * bmul, L | Z | H | benhun, ("long", d, "hd2")))
                     else:
-                        consider(8 * bmul, L | H | benhun, ("long", d, "hd2"))
+                        consider((8 * bmul, L | H | benhun, ("long", d, "hd2")))
         # 素本: the wilds are one of each wild kind and play themselves inside a 本混儿龙
         if suben_nk is not None and 0 <= wild_suit <= 2:
             d = wild_suit
@@ -277,15 +275,21 @@ def evaluate(
                 keys[d] = dk
                 if _need(keys[0], keys[1], keys[2], keys[3], True) == 0:
                     zw = d == 0 and win == 4
-                    consider(28 if zw else 16, L | B | SB | (Z if zw else 0), ("suben", d, "zw_in" if zw else "plain"))
+                    consider((28 if zw else 16, L | B | SB | (Z if zw else 0), ("suben", d, "zw_in" if zw else "plain")))
             if win == 4 and not ww and m == 4:
                 keys = list(suben_nk)
                 if _remove(keys, 4) and _remove(keys, 3) and _remove(keys, 5):
                     dk, miss = _DRAGON[keys[d]]
                     keys[d] = dk
                     if miss == 0 and _need(keys[0], keys[1], keys[2], keys[3], True) == 0:
-                        consider(28, L | B | SB | Z, ("suben", d, "zw_out"))
-    return best_fan * mult, best_flags | extra, best_struct
+                        consider((28, L | B | SB | Z, ("suben", d, "zw_out")))
+    if len(found) == 1:
+        return mult, extra, found[0][2]
+    best = found[0]
+    for f in found:
+        if f[0] > best[0] or (f[0] == best[0] and f[1] > best[1]):
+            best = f
+    return best[0] * mult, best[1] | extra, best[2]
 
 
 def is_double_hundiao(struct: tuple) -> bool:
@@ -310,15 +314,17 @@ def _pack(c: Sequence[int], m: Sequence[int] = _NO_MASK) -> list[int]:
     ]
 
 
-class _Core:
+class _Core(NamedTuple):
     """The evaluation inputs derived from a HandInput (see :func:`evaluate`)."""
 
-    __slots__ = ("nk", "w", "win", "ww", "m", "wild_suit", "su", "suben_nk")
-
-    def __init__(self, nk: list[int], w: int, win: int, ww: bool, m: int, wild_suit: int, su: bool,
-                 suben_nk: list[int] | None) -> None:
-        self.nk, self.w, self.win, self.ww, self.m = nk, w, win, ww, m
-        self.wild_suit, self.su, self.suben_nk = wild_suit, su, suben_nk
+    nk: list[int]
+    w: int
+    win: int
+    ww: bool
+    m: int
+    wild_suit: int
+    su: bool
+    suben_nk: list[int] | None
 
 
 def counts_of_hand(h: HandInput) -> tuple[int, ...]:
@@ -334,10 +340,11 @@ def counts_of_hand(h: HandInput) -> tuple[int, ...]:
 
 
 def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
-    c = counts_of_hand(h)
-    win = h.draw if win is None else win
+    c = h.counts or counts_of_hand(h)
+    if win is None:
+        win = h.draw
     wilds = h.wilds
-    masks = _wild_masks(wilds)  # four suit masks, then the wilds' suit
+    masks = _WILD_MASKS.get(wilds) or _wild_masks(wilds)  # four suit masks, then the wilds' suit
     ws = masks[4]
     w = 0
     for k in wilds:
@@ -345,18 +352,22 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
     nk = _pack(c, masks)
     gold = h.gold_kongs if h.melds else 0
     suben_nk = None
-    if ws >= 0 and h.rules.suben and gold == 0 and all(c[k] == 1 for k in wilds):
+    if ws >= 0 and gold == 0 and h.rules.suben and all(c[k] == 1 for k in wilds):
         suben_nk = _pack(c)
-    return _Core(nk, w, win, win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
+    # tuple.__new__: the named tuple without its Python-level __new__ (once per scored hand)
+    return tuple.__new__(_Core, (nk, w, win, win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk))
 
 
-@cache
+_WILD_MASKS: dict[tuple[Tile, ...], tuple[int, int, int, int, int]] = {}
+
+
 def _wild_masks(wilds: tuple[Tile, ...]) -> tuple[int, int, int, int, int]:
     """Per suit, the mask clearing the wild kinds' counts; then the wilds' suit (-1: honours)."""
     masks = [~0, ~0, ~0, ~0]
     for k in wilds:
         masks[k // 9] &= ~(7 << (3 * (k % 9)))
-    return masks[0], masks[1], masks[2], masks[3], (wilds[0] // 9 if wilds[0] < 27 else -1)
+    v = _WILD_MASKS[wilds] = (masks[0], masks[1], masks[2], masks[3], (wilds[0] // 9 if wilds[0] < 27 else -1))
+    return v
 
 
 class ScoreResult:
