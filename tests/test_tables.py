@@ -1,0 +1,46 @@
+"""The per-suit wild tables behind the fast scorer (tjmj._tables) and the copy shipped with the package."""
+
+import random
+import zlib
+
+import pytest
+
+from tjmj import _tables as T
+
+
+def test_shipped_table_is_the_search_for_every_suit():
+    """suit_tables.zlib holds exactly what _min_wilds computes, for every suit of ≤ 14 tiles."""
+    shipped = zlib.decompress(T.STORED_PATH.read_bytes())
+    assert shipped == T.build_stored()
+
+
+def test_shipped_table_is_read():
+    assert len(T.stored()) == 5**9 + 5**7
+
+
+@pytest.mark.parametrize("positions", [9, 7])
+def test_lookups_agree_with_the_search(positions):
+    """NUM/HON answers (through the shipped table) equal the search on random suits."""
+    rng = random.Random(positions)
+    honors = positions == 7
+    table = T.HON if honors else T.NUM
+    for _ in range(3000):
+        c = [0] * positions
+        for _ in range(rng.randrange(15)):
+            p = rng.randrange(positions)
+            if c[p] < 4:
+                c[p] += 1
+        key = sum(n << (3 * p) for p, n in enumerate(c))
+        n0 = T._min_wilds(tuple(c), False, honors)
+        n1 = T._min_wilds(tuple(c), True, honors)
+        assert table[key] == (n0, n1 - n0), c
+        assert T.min_wilds(tuple(c), True, honors) == n1
+
+
+def test_suits_the_file_lacks_are_still_answered(monkeypatch):
+    """A count over 4 (not a real suit) or a missing file falls back to the search."""
+    assert T._stored_need((5, 0, 0, 0, 0, 0, 0, 0, 0), 9) is None
+    assert T.min_wilds((5, 0, 0, 0, 0, 0, 0, 0, 0), False, False) == T._min_wilds((5,) + (0,) * 8, False, False)
+    monkeypatch.setattr(T, "_stored", b"")
+    assert T._stored_need((1, 1, 1, 0, 0, 0, 0, 0, 0), 9) is None
+    assert T.min_wilds((1, 1, 0, 0, 0, 0, 0, 0, 0), False, False) == 1
