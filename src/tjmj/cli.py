@@ -8,35 +8,25 @@ spec/RULES.md.  Rich is imported only by the human-readable paths so that the ba
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import stat
-import sys
 from collections.abc import Callable, Iterable
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import orjson
 
 from . import __version__
+from .batch import _DEFAULT_PRESET, BATCH_KEYS, BatchFileError, _one_tile, _tiles, batch_answer, run_batch, run_file
 from .cli_common import parse_overrides
 from .meld import Meld, MeldType, parse_melds
 from .rules import PRESETS, Rules, RulesError
 from .score import HandInput, ScoreResult, prepare, score_input
-from .tiles import TILE_TEXT, TILES, Tile, TileError, format_tiles, parse_tiles
+from .tiles import Tile, TileError, format_tiles
 from .waits import Wait, Waits, waits_of
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = ["main", "batch_answer", "run_batch", "BATCH_KEYS"]
-
-# The batch input keys, in documentation order (docs/cli.md); anything else is an error.
-BATCH_KEYS = ("hand", "draw", "indicator", "melds", "kong_draw", "tianhu", "ruleset", "rules")
-_REQUIRED = ("hand", "draw", "indicator")
-_DEFAULT_PRESET = "classic"
-
 
 class InputError(click.ClickException):
     """Bad input: one ``Error: …`` line on stderr and exit status 2, like Click's usage errors."""
@@ -47,26 +37,6 @@ class InputError(click.ClickException):
 # --------------------------------------------------------------------------------------
 # Parsing shared by the commands and the batch: every error names the input it came from.
 # --------------------------------------------------------------------------------------
-
-
-def _tiles(text: str, what: str) -> list[Tile]:
-    try:
-        return parse_tiles(text)
-    except TileError as e:
-        raise TileError(f"{what}: {e}") from None
-
-
-_TILE_BY_TEXT = dict(zip(TILE_TEXT, TILES))
-
-
-def _one_tile(text: str, what: str) -> Tile:
-    t = _TILE_BY_TEXT.get(text)  # "5m": every batch line has two of these
-    if t is not None:
-        return t
-    ts = _tiles(text, what)
-    if len(ts) != 1:
-        raise TileError(f"{what} must be exactly one tile, got {text!r} ({len(ts)} tiles)")
-    return ts[0]
 
 
 def _melds_text(values: Iterable[str]) -> list[Meld]:
@@ -113,170 +83,6 @@ def _prepare(
 
 def _json_line(d: object) -> str:
     return json.dumps(d, ensure_ascii=False)
-
-
-# --------------------------------------------------------------------------------------
-# The batch interface (stable: other tools check against it; schema in docs/cli.md).
-# --------------------------------------------------------------------------------------
-
-
-def _show(value: object) -> str:
-    """A short JSON rendering of an offending value for an error message."""
-    try:
-        s = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        s = repr(value)
-    return s if len(s) <= 60 else s[:57] + "..."
-
-
-_JSON_TYPE = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "a number",
-              float: "a number", type(None): "null"}
-
-
-class _Error(Exception):
-    """A bad batch line; the message becomes the line's ``{"error": …}``."""
-
-
-def _field_str(obj: dict[str, Any], key: str) -> str:
-    v = obj[key]
-    if not isinstance(v, str):
-        raise _Error(f"'{key}' must be a string of tiles like \"5m\", got {_JSON_TYPE.get(type(v), 'a value')} {_show(v)}")
-    return v
-
-
-def _field_bool(obj: dict[str, Any], key: str) -> bool:
-    v = obj.get(key, False)
-    if type(v) is not bool:
-        raise _Error(f"'{key}' must be true or false, got {_show(v)}")
-    return v
-
-
-class _RulesCache:
-    """Rules per (ruleset, overrides): building and checking them once, not once per line."""
-
-    def __init__(self) -> None:
-        self._cache: dict[object, Rules | str] = {}
-
-    def get(self, ruleset: object, overrides: object) -> Rules:
-        if not isinstance(ruleset, str):
-            raise _Error(f"'ruleset' must be a string ({' or '.join(PRESETS)}), got {_show(ruleset)}")
-        if not isinstance(overrides, dict):
-            raise _Error(f"'rules' must be an object of option: value, got {_show(overrides)}")
-        key: object = (ruleset, json.dumps(overrides, sort_keys=True)) if overrides else ruleset
-        hit = self._cache.get(key)
-        if hit is None:
-            try:
-                hit = Rules.preset(ruleset, **overrides)
-            except RulesError as e:
-                hit = str(e)
-            except TypeError as e:  # a key that is not a valid keyword, e.g. ""
-                hit = f"bad rule override: {e}"
-            if len(self._cache) >= 4096:  # distinct overrides on every line must not grow memory for ever
-                self._cache.clear()
-            self._cache[key] = hit
-        if isinstance(hit, str):
-            raise _Error(hit)
-        return hit
-
-
-def _batch_result(obj: object, cache: _RulesCache) -> dict[str, object]:
-    if not isinstance(obj, dict):
-        raise _Error(f"a line must be a JSON object, got {_JSON_TYPE.get(type(obj), 'a value')}")
-    unknown = [k for k in obj if k not in BATCH_KEYS]
-    if unknown:
-        raise _Error(f"unknown key(s) {', '.join(map(repr, unknown))}; the keys are {', '.join(BATCH_KEYS)}")
-    missing = [k for k in _REQUIRED if k not in obj]
-    if missing:
-        raise _Error(f"missing key(s) {', '.join(map(repr, missing))}; hand, draw and indicator are required")
-    hand = _tiles(_field_str(obj, "hand"), "hand")
-    draw = _one_tile(_field_str(obj, "draw"), "draw")
-    indicator = _one_tile(_field_str(obj, "indicator"), "indicator")
-    raw_melds = obj.get("melds", [])
-    if not isinstance(raw_melds, list):
-        raise _Error(f"'melds' must be an array of {{\"type\": ..., \"tile\": ...}} objects, got {_show(raw_melds)}")
-    melds: list[Meld] = []
-    for i, m in enumerate(raw_melds):
-        try:
-            melds.append(Meld.from_dict(m))
-        except TileError as e:
-            raise _Error(f"melds[{i}]: {e}") from None
-    kong_draw = _field_bool(obj, "kong_draw")
-    tianhu = _field_bool(obj, "tianhu")
-    rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", {}))
-    h = prepare(hand, draw, indicator, melds, kong_draw=kong_draw, tianhu=tianhu, rules=rules)
-    return score_input(h).to_dict()
-
-
-def batch_answer(line: str | bytes, cache: _RulesCache | None = None) -> dict[str, object]:
-    """The answer to one batch line: ``ScoreResult.to_dict()`` or ``{"error": "..."}``; never raises."""
-    if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8")  # orjson reads UTF-8 only, but this names the bad byte
-        except UnicodeDecodeError as e:
-            return {"error": f"line is not valid UTF-8 ({e.reason} at byte {e.start})"}
-    if not line.strip():
-        return {"error": "blank line: expected a JSON object"}
-    try:
-        obj = orjson.loads(line)
-    except orjson.JSONDecodeError as e:
-        return {"error": f"invalid JSON: {e}"}
-    try:
-        return _batch_result(obj, cache or _RulesCache())
-    except (_Error, TileError) as e:  # InvalidHand included
-        return {"error": str(e)}
-    except Exception as e:  # a bug must cost one line, not the rest of the batch
-        return {"error": f"internal error: {type(e).__name__}: {e}"}
-
-
-def run_batch(inp: IO[bytes], out: IO[bytes], *, flush_each: bool = False) -> tuple[int, int]:
-    """Answer every line of ``inp`` on ``out``, one JSON line each, in order; (lines, errors)."""
-    cache = _RulesCache()
-    dumps = orjson.dumps  # compact UTF-8, the format json.dumps(separators=(",", ":")) writes
-    write = out.write
-    n = bad = 0
-    for raw in inp:
-        d = batch_answer(raw, cache)
-        n += 1
-        if "error" in d:
-            bad += 1
-        write(dumps(d) + b"\n")
-        if flush_each:
-            out.flush()
-    out.flush()
-    return n, bad
-
-
-def _is_regular_file(f: IO[bytes]) -> bool:
-    try:
-        return stat.S_ISREG(os.fstat(f.fileno()).st_mode)
-    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both of the first two
-        return False
-
-
-def _batch(path: str) -> None:
-    sys.stdout.flush()
-    out: IO[bytes] = sys.stdout.buffer  # bytes both ways: no locale guessing, UTF-8 in and out
-    if path == "-":
-        inp: IO[bytes] = sys.stdin.buffer
-        close = False
-    else:
-        try:
-            inp = open(path, "rb")  # noqa: SIM115 - closed below
-        except OSError as e:
-            raise InputError(f"cannot open batch file {path!r}: {e.strerror or e}") from None
-        close = True
-    try:
-        # a pipe may be a program waiting for each answer before it writes the next line
-        run_batch(inp, out, flush_each=not _is_regular_file(inp))
-    except BrokenPipeError:
-        # the reader went away (e.g. `| head`): stop quietly, without a traceback at exit
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)
-    finally:
-        if close:
-            inp.close()
 
 
 # --------------------------------------------------------------------------------------
@@ -511,7 +317,10 @@ def score(
         if given:
             raise click.UsageError(f"--batch takes every input from its JSON lines; it cannot be combined with "
                                    f"{', '.join(given)}")
-        _batch(batch)
+        try:
+            raise SystemExit(run_file(batch))
+        except BatchFileError as e:
+            raise InputError(str(e)) from None
         return
     if not hand:
         raise click.UsageError("give a HAND to score, or --batch FILE")
