@@ -39,8 +39,11 @@ def test_lookups_agree_with_the_search(positions):
 
 def test_suits_the_file_lacks_are_still_answered(monkeypatch):
     """A count over 4 (not a real suit) or a missing file falls back to the search."""
-    assert T._stored_need((5, 0, 0, 0, 0, 0, 0, 0, 0), 9) is None
-    assert T.min_wilds((5, 0, 0, 0, 0, 0, 0, 0, 0), False, False) == T._min_wilds((5,) + (0,) * 8, False, False)
+    assert T._stored_packed(5, 9) is None
+    assert T.NUM[5] == (1, -1)  # 5 × 1m: two triplets with one wild, or a triplet and the pair
     monkeypatch.setattr(T, "_stored", b"")
-    assert T._stored_need((1, 1, 1, 0, 0, 0, 0, 0, 0), 9) is None
-    assert T.min_wilds((1, 1, 0, 0, 0, 0, 0, 0, 0), False, False) == 1
+    key = 1 | 1 << 3  # 1m2m
+    assert T._stored_packed(key, 9) is None
+    monkeypatch.setattr(T, "NUM", T._NeedTable(9))
+    assert T.NUM[key] == (1, 2)
+    assert T.decompose(key, False, 9) == (("sequence", (0, 1, 2), (False, False, True)),)

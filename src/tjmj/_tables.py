@@ -107,26 +107,37 @@ def stored() -> bytes:
     return _stored
 
 
-def _stored_need(c: tuple[int, ...] | list[int], positions: int) -> tuple[int, int] | None:
-    """(n0, d) of counts ``c`` from the shipped table, or None where it has no answer."""
+def _chunk_index(j: int) -> tuple[int, ...]:
+    """For 9 bits of a packed suit (positions 3j..3j+2): their part of the base-5 index, or a
+    large negative number if a count is over 4 (no such suit is stored)."""
+    out = []
+    for bits in range(512):
+        counts = (bits & 7, (bits >> 3) & 7, bits >> 6)
+        bad = any(n > 4 for n in counts)
+        out.append(-(1 << 40) if bad else sum(n * _POW5[3 * j + q] for q, n in enumerate(counts)))
+    return tuple(out)
+
+
+_CHUNK0, _CHUNK1, _CHUNK2 = (_chunk_index(j) for j in range(3))
+
+
+def _stored_packed(key: int, positions: int) -> tuple[int, int] | None:
+    """(n0, d) of a packed suit from the shipped table, or None where it has no answer."""
     table = _stored if _stored is not None else stored()
-    if not table:
+    i = _CHUNK0[key & 511] + _CHUNK1[(key >> 9) & 511] + _CHUNK2[(key >> 18) & 511]
+    if not table or i < 0 or key >> 27:
         return None
-    i = _OFFSET[positions]
-    for p, n in enumerate(c):
-        if n > 4:
-            return None
-        i += n * _POW5[p]
-    v = table[i]
+    v = table[_OFFSET[positions] + i]
     return None if v == 255 else (v >> 2, (v & 3) - 1)
 
 
 def min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
-    """:func:`_min_wilds` by the shipped table where it can."""
-    v = _stored_need(c, 7 if honors else 9)
-    if v is None:
-        return _min_wilds(c, pair, honors)
-    return v[0] + v[1] if pair else v[0]
+    """:func:`_min_wilds` through the tables (and so the shipped file where it has the suit)."""
+    key = 0
+    for p, n in enumerate(c):
+        key |= n << (3 * p)
+    n0, d = (HON if honors else NUM)[key]
+    return n0 + d if pair else n0
 
 
 class _NeedTable(dict[int, tuple[int, int]]):
@@ -138,11 +149,11 @@ class _NeedTable(dict[int, tuple[int, int]]):
         self.honors = positions == 7
 
     def __missing__(self, key: int) -> tuple[int, int]:
-        c = unpack(key, self.positions)
-        v = _stored_need(c, self.positions)
+        v = _stored_packed(key, self.positions)
         if v is not None:
             self[key] = v
             return v
+        c = unpack(key, self.positions)
         # the answer depends only on the shape: honours in any order, a suit shifted down
         # (sequences cannot wrap), so equal shapes share one computation
         if self.honors:
@@ -215,58 +226,57 @@ def wilds_needed(k0: int, k1: int, k2: int, k3: int, pair: bool) -> int:
 SuitGroup = tuple[str, tuple[int, ...], tuple[bool, ...]]
 
 
-@cache
-def decompose(c: tuple[int, ...], pair: bool, honors: bool) -> tuple[SuitGroup, ...]:
-    """The groups of one suit reaching :func:`_min_wilds` (the arrangement behind the count).
+def decompose(key: int, pair: bool, positions: int) -> tuple[SuitGroup, ...]:
+    """The groups of one packed suit reaching its fewest wilds (the arrangement behind the count).
 
-    Memoised like the counts, so rebuilding a best arrangement costs a lookup per suit.
+    Takes the lowest kind present into each possible group in turn and keeps the first whose
+    rest still reaches the minimum (:data:`NUM`/:data:`HON` give it), so it never backtracks;
+    memoised through :data:`DECOMP_NUM`/:data:`DECOMP_HON`.
     """
-    target = min_wilds(c, pair, honors)
-    n = len(c)
-    i = 0
-    while i < n and c[i] == 0:
-        i += 1
-    if i == n:
+    honors = positions == 7
+    need = HON if honors else NUM
+    decomp = DECOMP_HON if honors else DECOMP_NUM
+    n0, d = need[key]
+    target = n0 + d if pair else n0
+    if not key:
         return (("pair", (0, 0), (True, True)),) if pair else ()
-    x = c[i]
-
-    def rest(*used: int) -> tuple[int, ...]:
-        lst = list(c)
-        for k in used:
-            lst[k] -= 1
-        return tuple(lst)
-
-    options: list[tuple[SuitGroup, tuple[int, ...], bool, int]] = []
+    i = ((key & -key).bit_length() - 1) // 3  # the lowest position present
+    x = (key >> (3 * i)) & 7
+    one = ONE[i]
+    options: list[tuple[SuitGroup, int, bool, int]] = []
     for k in range(min(x, 3), 0, -1):
-        options.append((("triplet", (i, i, i), (False,) * k + (True,) * (3 - k)), (i,) * k, pair, 3 - k))
+        options.append((("triplet", (i, i, i), (False,) * k + (True,) * (3 - k)), key - k * one, pair, 3 - k))
     if pair:
         for k in range(min(x, 2), 0, -1):
-            options.append((("pair", (i, i), (False,) * k + (True,) * (2 - k)), (i,) * k, False, 2 - k))
+            options.append((("pair", (i, i), (False,) * k + (True,) * (2 - k)), key - k * one, False, 2 - k))
     if not honors:
-        if i + 2 < n and c[i + 1] and c[i + 2]:
-            options.append((("sequence", (i, i + 1, i + 2), (False, False, False)), (i, i + 1, i + 2), pair, 0))
-        if i + 1 < n and c[i + 1]:
-            seq = (i, i + 1, i + 2) if i + 2 < n else (i - 1, i, i + 1)
-            mask = (False, False, True) if i + 2 < n else (True, False, False)
-            options.append((("sequence", seq, mask), (i, i + 1), pair, 1))
-        if i + 2 < n and c[i + 2]:
-            options.append((("sequence", (i, i + 1, i + 2), (False, True, False)), (i, i + 2), pair, 1))
-    for group, used, pair_after, cost in options:
-        r = rest(*used)
-        if cost + min_wilds(r, pair_after, honors) == target:
-            return (group,) + decompose(r, pair_after, honors)
+        has1 = i + 1 < positions and (key >> (3 * i + 3)) & 7
+        has2 = i + 2 < positions and (key >> (3 * i + 6)) & 7
+        if has1 and has2:
+            options.append((("sequence", (i, i + 1, i + 2), (False, False, False)), key - one - ONE[i + 1] - ONE[i + 2],
+                            pair, 0))
+        if has1:
+            seq = (i, i + 1, i + 2) if i + 2 < positions else (i - 1, i, i + 1)
+            mask = (False, False, True) if i + 2 < positions else (True, False, False)
+            options.append((("sequence", seq, mask), key - one - ONE[i + 1], pair, 1))
+        if has2:
+            options.append((("sequence", (i, i + 1, i + 2), (False, True, False)), key - one - ONE[i + 2], pair, 1))
+    for group, rest, pair_after, cost in options:
+        r0, rd = need[rest]
+        if cost + (r0 + rd if pair_after else r0) == target:
+            return (group,) + decomp[rest, pair_after]
     raise AssertionError("no decomposition reaches the minimum")  # pragma: no cover
 
 
 class _DecompTable(dict[tuple[int, bool], tuple[SuitGroup, ...]]):
-    """(packed suit, holds the pair) -> :func:`decompose` of it, without unpacking per call."""
+    """(packed suit, holds the pair) -> :func:`decompose` of it."""
 
     def __init__(self, positions: int) -> None:
         super().__init__()
         self.positions = positions
 
     def __missing__(self, key: tuple[int, bool]) -> tuple[SuitGroup, ...]:
-        v = decompose(unpack(key[0], self.positions), key[1], self.positions == 7)
+        v = decompose(key[0], key[1], self.positions)
         self[key] = v
         return v
 

@@ -87,17 +87,27 @@ _SUIT_GROUPS: dict[tuple[int, int, bool], tuple[_SuitEntry, ...]] = {}
 
 def _suit_groups(s: int, key: int, pair: bool) -> tuple[_SuitEntry, ...]:
     base = 9 * s
-    out: list[_SuitEntry] = []
     table = T.DECOMP_HON if s == 3 else T.DECOMP_NUM
-    for kind, positions, mask in table[key, pair]:
-        plays = tuple(TILES[base + p] for p in positions)
-        if any(mask):
-            tiles = tuple(None if w else t for t, w in zip(plays, mask))
-            out.append((kind, tiles, plays, mask, tuple(i for i, w in enumerate(mask) if w)))
-        else:
-            out.append(Group(kind, plays, plays, mask))
+    out = []
+    for g in table[key, pair]:
+        e = _ENTRIES.get((base, g))
+        if e is None:
+            e = _ENTRIES[base, g] = _entry(base, *g)
+        out.append(e)
     v = _SUIT_GROUPS[s, key, pair] = tuple(out)
     return v
+
+
+# (suit base, (kind, positions, mask)) -> its entry: the same few hundred groups recur in every suit
+_ENTRIES: dict[tuple[int, T.SuitGroup], _SuitEntry] = {}
+
+
+def _entry(base: int, kind: str, positions: tuple[int, ...], mask: tuple[bool, ...]) -> _SuitEntry:
+    plays = tuple(TILES[base + p] for p in positions)
+    if not any(mask):
+        return Group(kind, plays, plays, mask)
+    tiles = tuple(None if w else t for t, w in zip(plays, mask))
+    return (kind, tiles, plays, mask, tuple(i for i, w in enumerate(mask) if w))
 
 
 def _split(pool: _Pool, pair: bool) -> list[Group]:
