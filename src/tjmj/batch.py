@@ -16,9 +16,10 @@ from typing import IO, Any
 
 import orjson
 
-from .meld import Meld
+from .elements import Group
+from .meld import Meld, MeldType
 from .rules import PRESETS, Rules, RulesError
-from .score import prepare, score_input
+from .score import ScoreResult, prepare, score_input
 from .tiles import TILE_TEXT, TILES, Tile, TileError, parse_tiles
 
 __all__ = ["BATCH_KEYS", "batch_answer", "run_batch", "run_file", "console"]
@@ -94,7 +95,7 @@ class _RulesCache:
         if not isinstance(overrides, dict):
             raise _Error(f"'rules' must be an object of option: value, got {_show(overrides)}")
         key: object = (ruleset, orjson.dumps(overrides, option=orjson.OPT_SORT_KEYS)) if overrides else ruleset
-        hit = self._cache.get(key)
+        hit = self._cache.get(key)  # type: ignore[call-overload]
         if hit is None:
             try:
                 hit = Rules.preset(ruleset, **overrides)
@@ -110,32 +111,81 @@ class _RulesCache:
         return hit
 
 
+_KEYS = frozenset(BATCH_KEYS)
+# (type, tile) text of every meld that can be written -> the Meld (others: Meld.from_dict's error)
+_MELDS: dict[tuple[object, object], Meld] = {
+    (t.value, text): Meld(t, tile) for t in MeldType for text, tile in zip(TILE_TEXT, TILES)
+}
+
+
 def _batch_result(obj: object, cache: _RulesCache) -> dict[str, object]:
-    if not isinstance(obj, dict):
+    if type(obj) is not dict:
         raise _Error(f"a line must be a JSON object, got {_JSON_TYPE.get(type(obj), 'a value')}")
-    unknown = [k for k in obj if k not in BATCH_KEYS]
-    if unknown:
+    if not _KEYS.issuperset(obj):
+        unknown = [k for k in obj if k not in BATCH_KEYS]
         raise _Error(f"unknown key(s) {', '.join(map(repr, unknown))}; the keys are {', '.join(BATCH_KEYS)}")
-    missing = [k for k in _REQUIRED if k not in obj]
-    if missing:
+    if "hand" not in obj or "draw" not in obj or "indicator" not in obj:
+        missing = [k for k in _REQUIRED if k not in obj]
         raise _Error(f"missing key(s) {', '.join(map(repr, missing))}; hand, draw and indicator are required")
     hand = _tiles(_field_str(obj, "hand"), "hand")
-    draw = _one_tile(_field_str(obj, "draw"), "draw")
-    indicator = _one_tile(_field_str(obj, "indicator"), "indicator")
-    raw_melds = obj.get("melds", [])
-    if not isinstance(raw_melds, list):
-        raise _Error(f"'melds' must be an array of {{\"type\": ..., \"tile\": ...}} objects, got {_show(raw_melds)}")
+    v = obj["draw"]
+    draw = _TILE_BY_TEXT.get(v) if type(v) is str else None
+    if draw is None:
+        draw = _one_tile(_field_str(obj, "draw"), "draw")
+    v = obj["indicator"]
+    indicator = _TILE_BY_TEXT.get(v) if type(v) is str else None
+    if indicator is None:
+        indicator = _one_tile(_field_str(obj, "indicator"), "indicator")
+    raw_melds = obj.get("melds")
     melds: list[Meld] = []
-    for i, m in enumerate(raw_melds):
-        try:
-            melds.append(Meld.from_dict(m))
-        except TileError as e:
-            raise _Error(f"melds[{i}]: {e}") from None
-    kong_draw = _field_bool(obj, "kong_draw")
-    tianhu = _field_bool(obj, "tianhu")
-    rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", {}))
+    if raw_melds is not None:
+        if type(raw_melds) is not list:
+            raise _Error(f"'melds' must be an array of {{\"type\": ..., \"tile\": ...}} objects, got {_show(raw_melds)}")
+        for i, m in enumerate(raw_melds):
+            meld = None
+            if type(m) is dict and len(m) == 2 and type(m.get("type")) is str and type(m.get("tile")) is str:
+                meld = _MELDS.get((m["type"], m["tile"]))
+            if meld is None:
+                try:
+                    meld = Meld.from_dict(m)
+                except TileError as e:
+                    raise _Error(f"melds[{i}]: {e}") from None
+            melds.append(meld)
+    kong_draw = obj.get("kong_draw", False)
+    if type(kong_draw) is not bool:
+        _field_bool(obj, "kong_draw")
+    tianhu = obj.get("tianhu", False)
+    if type(tianhu) is not bool:
+        _field_bool(obj, "tianhu")
+    rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", _NO_OVERRIDES))
     h = prepare(hand, draw, indicator, melds, kong_draw=kong_draw, tianhu=tianhu, rules=rules)
-    return score_input(h).to_dict()
+    return _answer(score_input(h))
+
+
+_NO_OVERRIDES: dict[str, object] = {}
+# group -> its JSON: the same few thousand groups make up every arrangement
+_GROUP_JSON: dict[Group, orjson.Fragment] = {}
+
+
+def _answer(r: ScoreResult) -> dict[str, object]:
+    """``r.to_dict()``, with each group as ready-made JSON (equal once serialised; tested)."""
+    d: dict[str, object] = {"complete": r.complete, "win": r.win, "fan": r.fan, "elements": r.codes, "name": r.name}
+    if r.reason:
+        d["reason"] = r.reason
+    a = r.arrangement
+    if a is None:
+        d["arrangement"] = None
+        return d
+    groups = []
+    for g in a.groups:
+        f = _GROUP_JSON.get(g)
+        if f is None:
+            if len(_GROUP_JSON) >= 65536:  # bounded, whatever the input
+                _GROUP_JSON.clear()
+            f = _GROUP_JSON[g] = orjson.Fragment(orjson.dumps(g.to_dict()))
+        groups.append(f)
+    d["arrangement"] = {"groups": groups, "dragon": list(a.dragon) if a.dragon else None}
+    return d
 
 
 def batch_answer(line: str | bytes, cache: _RulesCache | None = None) -> dict[str, object]:
