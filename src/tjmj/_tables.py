@@ -243,28 +243,33 @@ def decompose(key: int, pair: bool, positions: int) -> tuple[SuitGroup, ...]:
     i = ((key & -key).bit_length() - 1) // 3  # the lowest position present
     x = (key >> (3 * i)) & 7
     one = ONE[i]
-    options: list[tuple[SuitGroup, int, bool, int]] = []
+    # the options in a fixed order, each tried as soon as it is formed (the first usually fits)
     for k in range(min(x, 3), 0, -1):
-        options.append((("triplet", (i, i, i), (False,) * k + (True,) * (3 - k)), key - k * one, pair, 3 - k))
+        rest = key - k * one
+        r0, rd = need[rest]
+        if 3 - k + (r0 + rd if pair else r0) == target:
+            return (("triplet", (i, i, i), (False,) * k + (True,) * (3 - k)),) + decomp[rest, pair]
     if pair:
         for k in range(min(x, 2), 0, -1):
-            options.append((("pair", (i, i), (False,) * k + (True,) * (2 - k)), key - k * one, False, 2 - k))
+            rest = key - k * one
+            if 2 - k + need[rest][0] == target:
+                return (("pair", (i, i), (False,) * k + (True,) * (2 - k)),) + decomp[rest, False]
     if not honors:
         has1 = i + 1 < positions and (key >> (3 * i + 3)) & 7
         has2 = i + 2 < positions and (key >> (3 * i + 6)) & 7
+        options: list[tuple[SuitGroup, int, int]] = []
         if has1 and has2:
-            options.append((("sequence", (i, i + 1, i + 2), (False, False, False)), key - one - ONE[i + 1] - ONE[i + 2],
-                            pair, 0))
+            options.append((("sequence", (i, i + 1, i + 2), (False, False, False)), key - one - ONE[i + 1] - ONE[i + 2], 0))
         if has1:
             seq = (i, i + 1, i + 2) if i + 2 < positions else (i - 1, i, i + 1)
             mask = (False, False, True) if i + 2 < positions else (True, False, False)
-            options.append((("sequence", seq, mask), key - one - ONE[i + 1], pair, 1))
+            options.append((("sequence", seq, mask), key - one - ONE[i + 1], 1))
         if has2:
-            options.append((("sequence", (i, i + 1, i + 2), (False, True, False)), key - one - ONE[i + 2], pair, 1))
-    for group, rest, pair_after, cost in options:
-        r0, rd = need[rest]
-        if cost + (r0 + rd if pair_after else r0) == target:
-            return (group,) + decomp[rest, pair_after]
+            options.append((("sequence", (i, i + 1, i + 2), (False, True, False)), key - one - ONE[i + 2], 1))
+        for group, rest, cost in options:
+            r0, rd = need[rest]
+            if cost + (r0 + rd if pair else r0) == target:
+                return (group,) + decomp[rest, pair]
     raise AssertionError("no decomposition reaches the minimum")  # pragma: no cover
 
 

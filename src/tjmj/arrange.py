@@ -78,11 +78,11 @@ def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group
     return Group(kind, tiles, plays, wild, win_index)
 
 
-# (suit, packed key, holds the pair) -> the suit's groups: a finished Group where no slot is
+# (packed key, suit, holds the pair) -> the suit's groups: a finished Group where no slot is
 # wild (shared: groups are immutable), else (kind, tiles with None in wild slots, plays, mask,
 # wild slot indices) to fill with the pool's wild tiles.
 _SuitEntry = Group | tuple[str, tuple[Tile | None, ...], tuple[Tile, ...], tuple[bool, ...], tuple[int, ...]]
-_SUIT_GROUPS: dict[tuple[int, int, bool], tuple[_SuitEntry, ...]] = {}
+_SUIT_GROUPS: dict[int, tuple[_SuitEntry, ...]] = {}  # keyed key << 3 | suit << 1 | pair: an int hashes fastest
 
 
 def _suit_groups(s: int, key: int, pair: bool) -> tuple[_SuitEntry, ...]:
@@ -94,7 +94,7 @@ def _suit_groups(s: int, key: int, pair: bool) -> tuple[_SuitEntry, ...]:
         if e is None:
             e = _ENTRIES[base, g] = _entry(base, *g)
         out.append(e)
-    v = _SUIT_GROUPS[s, key, pair] = tuple(out)
+    v = _SUIT_GROUPS[key << 3 | s << 1 | pair] = tuple(out)
     return v
 
 
@@ -134,7 +134,7 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
             key = keys[s]
             if not key:
                 continue
-            entries = _SUIT_GROUPS.get((s, key, s == pair_suit)) or _suit_groups(s, key, s == pair_suit)
+            entries = _SUIT_GROUPS.get(key << 3 | s << 1 | (s == pair_suit)) or _suit_groups(s, key, s == pair_suit)
             for e in entries:
                 if type(e) is Group:
                     groups.append(e)
