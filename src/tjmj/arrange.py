@@ -25,7 +25,11 @@ _Slot = tuple[Tile, Tile, bool]  # physical tile, kind it plays, is wild
 class _Pool:
     """The hand's tiles still to place: real counts (and packed suits) and the wild tiles."""
 
-    def __init__(self, counts: Sequence[int], wilds: tuple[Tile, ...], wilds_are_real: bool = False) -> None:
+    def __init__(
+        self, counts: Sequence[int], wilds: tuple[Tile, ...], wilds_are_real: bool = False,
+        packed: list[int] | None = None,
+    ) -> None:
+        """``packed``: the real tiles' packed suits when the caller has them (the scorer does)."""
         self.wildset = set(wilds)
         self.wilds_are_real = wilds_are_real
         if wilds_are_real:  # 素本: the wild tiles play themselves, as real tiles
@@ -40,7 +44,8 @@ class _Pool:
                     self.wild += [TILES[k]] * real[k]
                     real[k] = 0
             self.real = real
-            self.packed = _pack(real)  # the real tiles as packed suits, kept in step with ``real``
+            # the real tiles as packed suits, kept in step with ``real``
+            self.packed = list(packed) if packed is not None else _pack(real)
 
     def take_real(self, kind: int) -> _Slot | None:
         if self.real[kind]:
@@ -201,7 +206,7 @@ def _mark_winning(groups: list[Group], win: Tile, win_wild: bool) -> list[Group]
             wild = g[3]
             for j, t in enumerate(tiles):
                 if t == win and wild[j] == win_wild:
-                    groups[gi] = g._replace(winning=j)
+                    groups[gi] = tuple.__new__(Group, (g[0], tiles, g[2], wild, j))  # _replace, without its cost
                     return groups
     raise AssertionError("winning tile not found in the arrangement")
 
@@ -246,7 +251,7 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
     struct = result.struct
     kind = struct[0]
     suben = kind == "suben"
-    pool = _Pool(counts_of_hand(h), wilds, wilds_are_real=suben)
+    pool = _Pool(counts_of_hand(h), wilds, wilds_are_real=suben, packed=result.packed)
     dragon: tuple[int, int, int] | None = None
 
     if kind == "plain":
@@ -265,7 +270,7 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
         groups += _split(pool, variant != "hd1")
         if variant == "zw_in":  # the winning tile is the dragon's 5m
             g = groups[start + 1]
-            groups[start + 1] = g._replace(winning=g.plays.index(TILES[4]))
+            groups[start + 1] = tuple.__new__(Group, (g[0], g[1], g[2], g[3], g[2].index(TILES[4])))
         elif variant == "plain":
             groups = _mark_winning(groups, win, win_wild)
     exposed_wild = 0

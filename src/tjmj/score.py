@@ -186,7 +186,11 @@ def evaluate(
     ``suben_nk``: the packed suits with wilds counted as their own kinds when 素本 may apply.
     """
     k0, k1, k2, k3 = nk
-    if _need(k0, k1, k2, k3, True) > w:
+    a, ad = _NUM[k0]  # wilds_needed(..., True) inlined: every scored hand starts here
+    b, bd = _NUM[k1]
+    c, cd = _NUM[k2]
+    z, zd = _HON[k3]
+    if a + b + c + z + min(2, ad, bd, cd, zd) > w:
         return None
     mult = (2 if su else 1) * (2 if kong_draw else 1)
     extra = (S if su else 0) | (G if kong_draw else 0)
@@ -218,10 +222,17 @@ def evaluate(
             if _need(zk, rest[1], rest[2], rest[3], True) <= zwn:
                 consider((3, Z, ("zhuowu", -1)))
     # 混儿吊 single (pair: winning tile + a wild) and double (meld: winning tile + two wilds)
-    if w_rest >= 1 and _need(rest[0], rest[1], rest[2], rest[3], False) <= w_rest - 1:
-        consider((2, H, ("hd1", -1)))
-    if w_rest >= 2 and m >= 1 and _need(rest[0], rest[1], rest[2], rest[3], True) <= w_rest - 2:
-        consider((6 if win5 else 2, H | (Z if win5 else 0), ("hd2", -1)))
+    if w_rest >= 1:
+        # the rest's need without and with the pair (wilds_needed inlined: one pass for both)
+        a, ad = _NUM[rest[0]]
+        b, bd = _NUM[rest[1]]
+        c, cd = _NUM[rest[2]]
+        z, zd = _HON[rest[3]]
+        melds_only = a + b + c + z
+        if melds_only <= w_rest - 1:
+            consider((2, H, ("hd1", -1)))
+        if w_rest >= 2 and m >= 1 and melds_only + min(2, ad, bd, cd, zd) <= w_rest - 2:
+            consider((6 if win5 else 2, H | (Z if win5 else 0), ("hd2", -1)))
 
     if m >= 3:
         for d in (0, 1, 2):
@@ -379,12 +390,13 @@ class ScoreResult:
     ('' if it does); ``arrangement``: the best arrangement, built on first access.
     """
 
-    __slots__ = ("complete", "win", "fan", "flags", "reason", "hand", "struct", "tianhu_win", "_arrangement")
+    __slots__ = ("complete", "win", "fan", "flags", "reason", "hand", "struct", "tianhu_win", "packed", "_arrangement")
 
     def __init__(self, complete: bool, win: bool, fan: int, flags: int, reason: str, hand: HandInput,
-                 struct: tuple = (), tianhu_win: Tile | None = None) -> None:
+                 struct: tuple = (), tianhu_win: Tile | None = None, packed: list[int] | None = None) -> None:
         self.complete, self.win, self.fan, self.flags, self.reason = complete, win, fan, flags, reason
         self.hand, self.struct, self.tianhu_win = hand, struct, tianhu_win
+        self.packed = packed  # the non-wild concealed tiles as packed suits, if known (saves a repack)
         self._arrangement: Arrangement | None | bool = False  # False: not built yet
 
     def __repr__(self) -> str:
@@ -465,12 +477,13 @@ def score_input(h: HandInput) -> ScoreResult:
     if h.tianhu:
         return _score_tianhu(h)
     c = core_of(h)
-    res = evaluate(c.nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, h.kong_draw, c.suben_nk)
+    nk = c.nk
+    res = evaluate(nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, h.kong_draw, c.suben_nk)
     if res is None:
         return ScoreResult(False, False, 0, 0, "not complete: the 14 tiles do not form 4 melds and a pair (R5)", h)
     fan, flags, struct = res
     win, reason = _judge(h, fan, flags)
-    return ScoreResult(True, win, fan, flags, reason, h, struct)
+    return ScoreResult(True, win, fan, flags, reason, h, struct, None, nk)
 
 
 def _score_tianhu(h: HandInput) -> ScoreResult:
