@@ -10,7 +10,8 @@ from tjmj import _tables as T
 
 def test_shipped_table_is_the_search_for_every_suit():
     """suit_tables.zlib holds exactly what _min_wilds computes, for every suit of ≤ 14 tiles."""
-    shipped = zlib.decompress(T.STORED_PATH.read_bytes())
+    with open(T.STORED_PATH, "rb") as f:
+        shipped = zlib.decompress(f.read())
     assert shipped == T.build_stored()
 
 

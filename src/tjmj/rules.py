@@ -12,7 +12,6 @@ Every option RULES.md names is a field here; an unknown option or an invalid val
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +123,8 @@ class Rules:
 
 def _js(value: Any) -> str:
     """JSON spelling in messages (true, "flat"), as typed in the batch and ``--set``."""
+    import json  # only for error messages: not on every start-up
+
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
