@@ -30,7 +30,7 @@ class _Pool:
         packed: list[int] | None = None,
     ) -> None:
         """``packed``: the real tiles' packed suits when the caller has them (the scorer does)."""
-        self.wildset = set(wilds)
+        self.wildset = wilds  # at most three kinds: `in` on the tuple is as quick as on a set
         self.wilds_are_real = wilds_are_real
         if wilds_are_real:  # 素本: the wild tiles play themselves, as real tiles
             self.real = list(counts)
@@ -87,10 +87,10 @@ def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group
 # wild (shared: groups are immutable), else (kind, tiles with None in wild slots, plays, mask,
 # wild slot indices) to fill with the pool's wild tiles.
 _SuitEntry = Group | tuple[str, tuple[Tile | None, ...], tuple[Tile, ...], tuple[bool, ...], tuple[int, ...]]
-_SUIT_GROUPS: dict[int, tuple[_SuitEntry, ...]] = {}  # keyed key << 3 | suit << 1 | pair: an int hashes fastest
+_SUIT_GROUPS: dict[int, tuple[tuple[_SuitEntry, ...], bool]] = {}  # keyed key << 3 | suit << 1 | pair: an int hashes fastest
 
 
-def _suit_groups(s: int, key: int, pair: bool) -> tuple[_SuitEntry, ...]:
+def _suit_groups(s: int, key: int, pair: bool) -> tuple[tuple[_SuitEntry, ...], bool]:
     base = 9 * s
     table = T.DECOMP_HON if s == 3 else T.DECOMP_NUM
     out = []
@@ -99,7 +99,7 @@ def _suit_groups(s: int, key: int, pair: bool) -> tuple[_SuitEntry, ...]:
         if e is None:
             e = _ENTRIES[base, g] = _entry(base, *g)
         out.append(e)
-    v = _SUIT_GROUPS[key << 3 | s << 1 | pair] = tuple(out)
+    v = _SUIT_GROUPS[key << 3 | s << 1 | pair] = (tuple(out), all(type(e) is Group for e in out))
     return v
 
 
@@ -124,11 +124,19 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
     keys = pool.packed
     pair_suit = -1
     if pair:
+        num = T.NUM
         best = 2  # a pair of two wilds
-        for s, key in enumerate(keys):
-            d = (T.HON if s == 3 else T.NUM)[key][1]
-            if d < best:
-                best, pair_suit = d, s
+        d = num[keys[0]][1]
+        if d < best:
+            best, pair_suit = d, 0
+        d = num[keys[1]][1]
+        if d < best:
+            best, pair_suit = d, 1
+        d = num[keys[2]][1]
+        if d < best:
+            best, pair_suit = d, 2
+        if T.HON[keys[3]][1] < best:
+            pair_suit = 3
     if pool.wilds_are_real:
         groups = _split_suben(pool, pair_suit)
     else:
@@ -139,7 +147,11 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
             key = keys[s]
             if not key:
                 continue
-            entries = _SUIT_GROUPS.get(key << 3 | s << 1 | (s == pair_suit)) or _suit_groups(s, key, s == pair_suit)
+            v = _SUIT_GROUPS.get(key << 3 | s << 1 | (s == pair_suit)) or _suit_groups(s, key, s == pair_suit)
+            entries, plain = v
+            if plain:  # no wild slot: the shared groups as they are
+                groups += entries
+                continue
             for e in entries:
                 if type(e) is Group:
                     groups.append(e)
