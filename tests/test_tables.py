@@ -48,3 +48,24 @@ def test_suits_the_file_lacks_are_still_answered(monkeypatch):
     monkeypatch.setattr(T, "NUM", T._NeedTable(9))
     assert T.NUM[key] == (1, 2)
     assert T.decompose(key, False, 9) == (("sequence", (0, 1, 2), (False, False, True)),)
+
+
+def _dragon_by_definition(key: int, skip5: bool) -> tuple[int, int]:
+    """Take one 1..9 (not the 5 with skip5) real-first: the rest, and how many were missing."""
+    k, missing = key, 0
+    for p in range(9):
+        if skip5 and p == 4:
+            continue
+        if (k >> (3 * p)) & 7:
+            k -= T.ONE[p]
+        else:
+            missing += 1
+    return k, missing
+
+
+def test_dragon_tables_take_one_of_each_kind():
+    rng = random.Random(7)
+    for _ in range(20000):
+        key = sum(rng.randrange(5) << (3 * p) for p in range(9))
+        assert T.DRAGON[key] == _dragon_by_definition(key, False)
+        assert T.DRAGON_NO5[key] == _dragon_by_definition(key, True)

@@ -190,16 +190,16 @@ class _DragonTable(dict[int, tuple[int, int]]):
         self.skip5 = skip5
 
     def __missing__(self, key: int) -> tuple[int, int]:
-        k, missing = key, 0
-        for p in range(9):
-            if self.skip5 and p == 4:
-                continue
-            if (k >> (3 * p)) & 7:
-                k -= ONE[p]
-            else:
-                missing += 1
-        self[key] = (k, missing)
-        return (k, missing)
+        # one bit at the bottom of each position holding a tile; subtracting it takes one tile
+        # from every such position at once (no borrow: those positions hold at least one)
+        present = (key | key >> 1 | key >> 2) & _LOW_BITS
+        if self.skip5:
+            present &= ~ONE[4]
+        v = self[key] = (key - present, (8 if self.skip5 else 9) - present.bit_count())
+        return v
+
+
+_LOW_BITS = sum(ONE)  # bit 0 of each of the 9 positions
 
 
 NUM = _NeedTable(9)

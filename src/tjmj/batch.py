@@ -180,13 +180,16 @@ def _answer(r: ScoreResult) -> dict[str, object]:
     groups = []
     for g in a.groups:
         f = _GROUP_JSON.get(g)
-        if f is None:
-            if len(_GROUP_JSON) >= 65536:  # bounded, whatever the input
-                _GROUP_JSON.clear()
-            f = _GROUP_JSON[g] = orjson.Fragment(orjson.dumps(g.to_dict()))
-        groups.append(f)
+        groups.append(f if f is not None else _group_json(g))
     d["arrangement"] = {"groups": groups, "dragon": list(a.dragon) if a.dragon else None}
     return d
+
+
+def _group_json(g: Group) -> orjson.Fragment:
+    if len(_GROUP_JSON) >= 65536:  # bounded, whatever the input
+        _GROUP_JSON.clear()
+    f = _GROUP_JSON[g] = orjson.Fragment(orjson.dumps(g.to_dict()))
+    return f
 
 
 def batch_answer(line: str | bytes, cache: _RulesCache | None = None) -> dict[str, object]:
