@@ -194,16 +194,16 @@ def _group_json(g: Group) -> orjson.Fragment:
 
 def batch_answer(line: str | bytes, cache: _RulesCache | None = None) -> dict[str, object]:
     """The answer to one batch line: ``ScoreResult.to_dict()`` or ``{"error": "..."}``; never raises."""
-    if isinstance(line, bytes):
-        try:
-            line = line.decode("utf-8")  # orjson reads UTF-8 only, but this names the bad byte
-        except UnicodeDecodeError as e:
-            return {"error": f"line is not valid UTF-8 ({e.reason} at byte {e.start})"}
-    if not line.strip():
-        return {"error": "blank line: expected a JSON object"}
     try:
-        obj = orjson.loads(line)
+        obj = orjson.loads(line)  # bytes straight in: orjson checks the UTF-8 itself
     except orjson.JSONDecodeError as e:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")  # to name the bad byte, which orjson does not
+            except UnicodeDecodeError as u:
+                return {"error": f"line is not valid UTF-8 ({u.reason} at byte {u.start})"}
+        if not line.strip():
+            return {"error": "blank line: expected a JSON object"}
         return {"error": f"invalid JSON: {e}"}
     try:
         return _batch_result(obj, cache or _RulesCache())

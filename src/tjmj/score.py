@@ -54,10 +54,14 @@ def _tiles(x: TilesLike, what: str) -> list[Tile]:
     if isinstance(x, str):
         return parse_tiles(x)
     out = list(x)
-    for i, t in enumerate(out):
-        if type(t) is not Tile:
-            out[i] = Tile(t)
+    if not _ONLY_TILE.issuperset(map(type, out)):  # the check in C: usually they are Tiles already
+        for i, t in enumerate(out):
+            if type(t) is not Tile:
+                out[i] = Tile(t)
     return out
+
+
+_ONLY_TILE = frozenset((Tile,))
 
 
 def _tile(x: TileLike, what: str) -> Tile:
