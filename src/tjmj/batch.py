@@ -185,10 +185,22 @@ def _answer(r: ScoreResult) -> dict[str, object]:
     return d
 
 
+_QUOTED = tuple(f'"{t}"' for t in TILE_TEXT)
+_BOOL = {False: "false", True: "true"}
+
+
 def _group_json(g: Group) -> orjson.Fragment:
+    """``g.to_dict()`` as compact JSON, written out here: orjson.dumps would hand back a 2 kB
+    buffer for each of these kept fragments (tens of MB, and page faults, in a big batch)."""
     if len(_GROUP_JSON) >= 65536:  # bounded, whatever the input
         _GROUP_JSON.clear()
-    f = _GROUP_JSON[g] = orjson.Fragment(orjson.dumps(g.to_dict()))
+    kind, tiles, plays, wild, winning = g
+    text = (
+        f'{{"kind":"{kind}","tiles":[{",".join(map(_QUOTED.__getitem__, tiles))}],'
+        f'"plays":[{",".join(map(_QUOTED.__getitem__, plays))}],"wild":[{",".join(map(_BOOL.__getitem__, wild))}],'
+        f'"winning":{"null" if winning is None else winning}}}'
+    )
+    f = _GROUP_JSON[g] = orjson.Fragment(text.encode())
     return f
 
 
