@@ -5,8 +5,8 @@ A suit's non-wild tiles are packed into one int, 3 bits per kind (``count << 3*p
 that complete it into melds (``n0``) and the extra for holding the pair there (``d``), so a
 whole hand's completeness is four lookups and a few additions (see :func:`wilds_needed`).
 
-The answers for every suit of at most 14 tiles ship precomputed in ``suit_tables.zlib`` (one
-byte per suit, indexed by its counts in base 5; ``python -m tjmj._tables`` writes it and a
+The answers for every suit of at most 14 tiles ship precomputed in ``suit_tables.bin`` (one
+byte per suit, indexed by its counts in base 5; :func:`write_stored` writes it and a
 test recomputes it all), so a fresh process — a ``tjmj score --batch`` run, a bot — does not
 pay for the search behind each new suit.  :func:`_min_wilds` is that search; it still answers
 any suit the file lacks.
@@ -14,9 +14,9 @@ any suit the file lacks.
 
 from __future__ import annotations
 
+import mmap
 import os
 import sys
-import zlib
 from functools import cache
 from itertools import product
 
@@ -71,11 +71,11 @@ def _min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
 # 255 where a suit holds more than 14 tiles (it cannot occur in a hand).
 # --------------------------------------------------------------------------------------
 
-STORED_PATH = os.path.join(os.path.dirname(__file__), "suit_tables.zlib")  # os.path: pathlib costs 5 ms to import
+STORED_PATH = os.path.join(os.path.dirname(__file__), "suit_tables.bin")  # os.path: pathlib costs 5 ms to import
 _OFFSET = {9: 0, 7: 5**9}  # number suits first, then honours
 _SIZE = 5**9 + 5**7
 _POW5 = tuple(5**p for p in range(9))
-_stored: bytes | None = None
+_stored: bytes | mmap.mmap | None = None
 
 
 def build_stored() -> bytes:
@@ -95,16 +95,22 @@ def build_stored() -> bytes:
     return bytes(out)
 
 
-def stored() -> bytes:
-    """The shipped table, read on first use (b"" if the file is missing or damaged)."""
+def stored() -> bytes | mmap.mmap:
+    """The shipped table, mapped on first use (b"" if the file is missing or damaged).
+
+    Mapped rather than read: a run touches only the pages of the suits it meets, and the
+    2 MB are never copied (git and the wheel store the file compressed, to about 40 kB).
+    """
     global _stored
     if _stored is None:
+        data: bytes | mmap.mmap = b""
         try:
             with open(STORED_PATH, "rb") as f:
-                data = zlib.decompress(f.read())
-        except (OSError, zlib.error):
+                if os.fstat(f.fileno()).st_size == _SIZE:
+                    data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
             data = b""
-        _stored = data if len(data) == _SIZE else b""
+        _stored = data
     return _stored
 
 
@@ -291,8 +297,10 @@ DECOMP_NUM = _DecompTable(9)
 DECOMP_HON = _DecompTable(7)
 
 
-if __name__ == "__main__":  # python -m tjmj._tables: write the shipped table
+def write_stored() -> None:
+    """Rewrite the shipped table (after changing the search): ``python -c "import
+    tjmj._tables as T; T.write_stored()"``; a test checks the file against the search."""
     data = build_stored()
     with open(STORED_PATH, "wb") as f:
-        f.write(zlib.compress(data, 9))
+        f.write(data)
     print(f"wrote {STORED_PATH} ({len(data)} entries)", file=sys.stderr)
