@@ -215,13 +215,14 @@ def test_scorer_is_complete_on_random_and_near_complete_hands():
 
     rng = random.Random(9)
     for i in range(3000):
-        h = random_hand(rng) if i % 2 else random_complete_hand(rng, max_melds=0)
+        wk = rng.choice((1, 2, 2, 3))  # the check is built per set of wild kinds (R2)
+        h = random_hand(rng) if i % 2 else random_complete_hand(rng, max_melds=0, wild_kind_count=wk)
         counts = counts_of(list(h.concealed) + [h.draw])
         if i % 4 == 0:  # swap one tile: near-complete hands exercise every early exit
             k = rng.choice([k for k in range(34) if counts[k]])
             j = rng.choice([j for j in range(34) if counts[j] < 3 and j != h.indicator])
             counts[k] -= 1
             counts[j] += 1
-        sc = Scorer(h.indicator)
+        sc = Scorer(h.indicator, Rules.preset("classic", wild_kinds=wk))
         win = h.draw if counts[h.draw] else next(k for k in range(34) if counts[k])
         assert sc.is_complete(counts) == (sc.evaluate(counts, win) is not None)

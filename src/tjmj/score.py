@@ -13,7 +13,7 @@ the 龙 are taken out first, then the rest is checked with the per-suit wild tab
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -541,37 +541,88 @@ def is_complete(hand: TilesLike, draw: TileLike, indicator: TileLike, melds: Mel
     return _need(c.nk[0], c.nk[1], c.nk[2], c.nk[3], True) <= c.w
 
 
-class _TupleTable(dict[tuple[int, ...], tuple[int, int]]):
-    """A suit's count tuple -> (n0, d) of :mod:`tjmj._tables`, the wild kinds' counts ignored.
-
-    Slicing a count list into a tuple and one lookup is cheaper in Python than packing it, so
-    the completeness check (called for every candidate discard by bots) uses these.
-    """
-
-    def __init__(self, suit: int, mask: int) -> None:
-        super().__init__()
-        self.table = _HON if suit == 3 else _NUM
-        self.mask = mask
-
-    def __missing__(self, key: tuple[int, ...]) -> tuple[int, int]:
-        packed = 0
-        for i, n in enumerate(key):
-            packed |= n << (3 * i)
-        v = self.table[packed & self.mask]
-        self[key] = v
-        return v
+# Completeness on 34-count lists (bots, the engine): a suit's counts as a tuple -> its wild
+# needs, the wild kinds' counts ignored.  Building the tuple from explicit indices and one
+# exact-dict lookup is the cheapest way in Python; the dicts are shared between Scorers with
+# the same wild kinds in a suit (34 indicators at most) and grow on first sight of a suit.
+_NumTable = dict[tuple[int, ...], tuple[int, int]]  # (n0, d)
+_HonTable = dict[tuple[int, ...], tuple[int, int, int]]  # (least need, n0, d)
+_TUPLE_TABLES: dict[tuple[int, int], dict] = {}
 
 
-_TUPLE_TABLES: dict[tuple[int, int], _TupleTable] = {}
-
-
-def _tuple_table(suit: int, mask: int) -> _TupleTable:
-    """Shared between Scorers with the same wild kinds in this suit (34 indicators at most)."""
+def _tuple_table(suit: int, mask: int) -> dict:
     key = (suit, mask)
     t = _TUPLE_TABLES.get(key)
     if t is None:
-        t = _TUPLE_TABLES[key] = _TupleTable(suit, mask)
+        t = _TUPLE_TABLES[key] = {}
     return t
+
+
+def _fill(table: dict, key: tuple[int, ...], suit: int, mask: int) -> tuple[int, ...]:
+    """The table entry for a suit not seen yet."""
+    packed = 0
+    for i, n in enumerate(key):
+        packed |= n << (3 * i)
+    if suit == 3:
+        n0, d = _HON[packed & mask]
+        v: tuple[int, ...] = (n0 + (d if d < 0 else 0), n0, d)  # honours also hold the least need
+    else:
+        v = _NUM[packed & mask]
+    table[key] = v
+    return v
+
+
+def _completeness_check(wilds: tuple[Tile, ...], masks: Sequence[int]) -> Callable[[Sequence[int]], bool]:
+    """``is_complete(counts)`` for one set of wild kinds (see :meth:`Scorer.is_complete`)."""
+    tm, tp, ts, tz = (_tuple_table(s, masks[s]) for s in range(4))
+    mm, mp, msu, mz = masks[0], masks[1], masks[2], masks[3]
+    wa = wilds[0]
+    wb = wilds[1] if len(wilds) > 1 else -1
+    wc = wilds[2] if len(wilds) > 2 else -1
+
+    def is_complete(c: Sequence[int]) -> bool:
+        """4 melds + a pair with wilds standing in (the melds already exposed are implied).
+
+        Suit by suit, honours first, stopping as soon as the wilds the suits need so far
+        exceed those held: random hands are mostly rejected after one look-up.
+        """
+        w = c[wa] + (c[wb] if wb >= 0 else 0) + (c[wc] if wc >= 0 else 0)
+        key = (c[27], c[28], c[29], c[30], c[31], c[32], c[33])
+        try:
+            low, z0, zd = tz[key]
+        except KeyError:
+            low, z0, zd = _fill(tz, key, 3, mz)
+        if low > w:  # a suit needs at least min(n0, n0 + d) wilds, wherever the pair is
+            return False
+        key = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+        try:
+            a0, ad = tm[key]
+        except KeyError:
+            a0, ad = _fill(tm, key, 0, mm)
+        low += a0 + (ad if ad < 0 else 0)
+        if low > w:
+            return False
+        key = (c[9], c[10], c[11], c[12], c[13], c[14], c[15], c[16], c[17])
+        try:
+            b0, bd = tp[key]
+        except KeyError:
+            b0, bd = _fill(tp, key, 1, mp)
+        low += b0 + (bd if bd < 0 else 0)
+        if low > w:
+            return False
+        key = (c[18], c[19], c[20], c[21], c[22], c[23], c[24], c[25], c[26])
+        try:
+            c0, cd = ts[key]
+        except KeyError:
+            c0, cd = _fill(ts, key, 2, msu)
+        d = zd if zd < ad else ad
+        if bd < d:
+            d = bd
+        if cd < d:
+            d = cd
+        return z0 + a0 + b0 + c0 + (d if d < 2 else 2) <= w
+
+    return is_complete
 
 
 class Scorer:
@@ -579,9 +630,11 @@ class Scorer:
 
     ``counts`` holds the 14 concealed tiles (the winning tile included).  Nothing is checked
     here: the caller (engine, bot) owns a legal hand.  :func:`score` is the checked form.
+    ``scorer.is_complete(counts)``: 4 melds + a pair with wilds standing in (the exposed
+    melds are implied), the cheap test bots and the engine make first.
     """
 
-    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc", "_masks", "_tuple_tables")
+    __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc", "_masks", "is_complete")
 
     def __init__(self, indicator: TileLike, rules: Rules = CLASSIC) -> None:
         ind = _tile(indicator, "indicator")
@@ -595,44 +648,15 @@ class Scorer:
         for k in self.wilds:
             masks[k // 9] &= ~(7 << (3 * (k % 9)))
         self._masks = tuple(masks)
-        self._tuple_tables = tuple(_tuple_table(s, masks[s]) for s in range(4))
+        # a closure over this Scorer's wild kinds and tables, not a method: called for every
+        # candidate discard, it saves the attribute look-ups a method would make on each call
+        self.is_complete = _completeness_check(self.wilds, masks)
 
     def _keys(self, c: Sequence[int]) -> tuple[list[int], int]:
         wa, wb, wc = self._wa, self._wb, self._wc
         w = c[wa] + (c[wb] if wb != wa else 0) + (c[wc] if wc != wa and wc != wb else 0)
         nk = _pack(c, self._masks)
         return nk, w
-
-    def is_complete(self, counts: Sequence[int]) -> bool:
-        """4 melds + a pair with wilds standing in (the melds already exposed are implied).
-
-        Suit by suit, stopping as soon as the wilds the suits need so far exceed those held:
-        random hands are mostly rejected on the honours alone.
-        """
-        c = counts
-        wa, wb, wc = self._wa, self._wb, self._wc
-        w = c[wa] + (c[wb] if wb != wa else 0) + (c[wc] if wc != wa and wc != wb else 0)
-        tm, tp, ts, tz = self._tuple_tables
-        # a suit needs at least min(n0, n0 + d) wilds whichever suit holds the pair
-        z0, zd = tz[tuple(c[27:34])]
-        low = z0 + (zd if zd < 0 else 0)
-        if low > w:
-            return False
-        a0, ad = tm[tuple(c[0:9])]
-        low += a0 + (ad if ad < 0 else 0)
-        if low > w:
-            return False
-        b0, bd = tp[tuple(c[9:18])]
-        low += b0 + (bd if bd < 0 else 0)
-        if low > w:
-            return False
-        c0, cd = ts[tuple(c[18:27])]
-        d = zd if zd < ad else ad
-        if bd < d:
-            d = bd
-        if cd < d:
-            d = cd
-        return z0 + a0 + b0 + c0 + (d if d < 2 else 2) <= w
 
     def evaluate(
         self, counts: Sequence[int], win: int, melds: int = 0, gold_kongs: int = 0, kong_draw: bool = False
