@@ -135,7 +135,12 @@ def _stored_packed(key: int, positions: int) -> tuple[int, int] | None:
     if not table or i < 0 or key >> 27:
         return None
     v = table[_OFFSET[positions] + i]
-    return None if v == 255 else (v >> 2, (v & 3) - 1)
+    return None if v == 255 else _ENTRY_OF_BYTE[v]
+
+
+# one shared (n0, d) tuple per stored byte: the tables then hold a few dozen value objects
+# instead of one per suit, which keeps the memory they touch (and the cache misses) small
+_ENTRY_OF_BYTE = tuple((v >> 2, (v & 3) - 1) for v in range(256))
 
 
 def min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
@@ -179,7 +184,7 @@ class _NeedTable(dict[int, tuple[int, int]]):
             return v
         n0 = _min_wilds(c, False, self.honors)
         n1 = _min_wilds(c, True, self.honors)
-        v = (n0, n1 - n0)
+        v = _ENTRY_OF_BYTE[n0 * 4 + n1 - n0 + 1] if n0 < 64 else (n0, n1 - n0)
         self[key] = v
         return v
 
