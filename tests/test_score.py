@@ -226,3 +226,11 @@ def test_scorer_is_complete_on_random_and_near_complete_hands():
         sc = Scorer(h.indicator, Rules.preset("classic", wild_kinds=wk))
         win = h.draw if counts[h.draw] else next(k for k in range(34) if counts[k])
         assert sc.is_complete(counts) == (sc.evaluate(counts, win) is not None)
+
+
+@pytest.mark.parametrize("bad", [34, -1, True, 2.0])
+def test_hand_as_kinds_names_a_bad_kind(bad):
+    """Kinds 0..33 are read directly; anything else is named, and nothing is scored."""
+    with pytest.raises(TileError, match="tile kind must be an int 0..33, got " + repr(bad).replace(".", r"\.")):
+        score([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, bad], 5, 4)
+    assert score([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 5, 4).complete

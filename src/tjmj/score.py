@@ -27,7 +27,7 @@ from .elements import (
 )
 from .meld import Meld, MeldType, melds_of
 from .rules import CLASSIC, Rules
-from .tiles import Tile, TileError, format_tiles, parse_tiles, wild_kinds
+from .tiles import TILES, Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
 __all__ = ["score", "ScoreResult", "HandInput", "prepare", "evaluate", "InvalidHand"]
 
@@ -54,19 +54,25 @@ def _tiles(x: TilesLike, what: str) -> list[Tile]:
     if isinstance(x, str):
         return parse_tiles(x)
     out = list(x)
-    if not _ONLY_TILE.issuperset(map(type, out)):  # the check in C: usually they are Tiles already
-        for i, t in enumerate(out):
-            if type(t) is not Tile:
-                out[i] = Tile(t)
+    if _ONLY_TILE.issuperset(map(type, out)):  # the checks in C: usually they are Tiles already
+        return out
+    if out and _INTS.issuperset(map(type, out)) and min(out) >= 0 and max(out) < 34:
+        return list(map(TILES.__getitem__, out))  # plain kinds 0..33
+    for i, t in enumerate(out):  # anything else, one by one: Tile() names what is wrong
+        if type(t) is not Tile:
+            out[i] = Tile(t)
     return out
 
 
 _ONLY_TILE = frozenset((Tile,))
+_INTS = frozenset((int, Tile))  # not bool: True is no tile
 
 
 def _tile(x: TileLike, what: str) -> Tile:
-    if isinstance(x, Tile):
+    if type(x) is Tile:
         return x
+    if type(x) is int and 0 <= x < 34:
+        return TILES[x]
     if isinstance(x, str):
         ts = parse_tiles(x)
         if len(ts) != 1:
