@@ -127,7 +127,7 @@ def prepare(
     tiles = _tiles(hand, "hand")
     d = _tile(draw, "draw") if draw is not None else None
     ind = _tile(indicator, "indicator")
-    ms = melds_of(melds)
+    ms = melds_of(melds) if melds else ()
     if len(ms) > 4:
         raise InvalidHand(f"a hand has at most 4 melds, got {len(ms)}")
     want = 13 - 3 * len(ms) if expect_concealed is None else expect_concealed
@@ -136,11 +136,6 @@ def prepare(
             f"hand has {len(tiles)} concealed tiles; with {len(ms)} meld(s) it must have {want} before the draw"
         )
     wilds = wild_kinds(ind, rules.wild_kinds)
-    for m in ms:
-        if m.tile in wilds and m.type is not MeldType.CONCEALED_KONG:
-            raise InvalidHand(
-                f"meld {m} is a {m.type.value} of the wild kind {m.tile} ({m.tile.chinese}); wilds cannot be ponged (R2)"
-            )
     c = [0] * 34
     for t in tiles:
         c[t] += 1
@@ -148,6 +143,10 @@ def prepare(
         c[d] += 1
     own = tuple(c)
     for m in ms:
+        if m.tile in wilds and m.type is not MeldType.CONCEALED_KONG:
+            raise InvalidHand(
+                f"meld {m} is a {m.type.value} of the wild kind {m.tile} ({m.tile.chinese}); wilds cannot be ponged (R2)"
+            )
         c[m.tile] += m.size
     if indicator_visible:
         c[ind] += 1
@@ -318,7 +317,9 @@ def is_double_hundiao(struct: tuple) -> bool:
     return struct[0] == "hd2" or (len(struct) > 2 and struct[2] == "hd2")
 
 
-_NO_MASK = (~0, ~0, ~0, ~0)
+# all 27 bits of a packed suit: masks stay positive, and & on positive ints is CPython's quick case
+_FULL = (1 << 27) - 1
+_NO_MASK = (_FULL, _FULL, _FULL, _FULL)
 
 
 def _pack(c: Sequence[int], m: Sequence[int] = _NO_MASK) -> list[int]:
@@ -361,6 +362,12 @@ def counts_of_hand(h: HandInput) -> tuple[int, ...]:
 
 
 def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None) -> _Core:
+    """The inputs of :func:`evaluate` for a prepared hand (``win``: another winning tile)."""
+    return tuple.__new__(_Core, _core(h, win))
+
+
+def _core(h: HandInput, win: Tile | None = None) -> tuple:
+    """:func:`core_of` as a plain tuple, for the scorer's own hot path."""
     c = h.counts or counts_of_hand(h)
     if win is None:
         win = h.draw
@@ -375,8 +382,7 @@ def core_of(h: HandInput, win: Tile | None = None, kong_draw: bool | None = None
     suben_nk = None
     if ws >= 0 and gold == 0 and h.rules.suben and all(c[k] == 1 for k in wilds):
         suben_nk = _pack(c)
-    # tuple.__new__: the named tuple without its Python-level __new__ (once per scored hand)
-    return tuple.__new__(_Core, (nk, w, win, win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk))
+    return (nk, w, win, win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
 
 
 _WILD_MASKS: dict[tuple[Tile, ...], tuple[int, int, int, int, int]] = {}
@@ -384,9 +390,9 @@ _WILD_MASKS: dict[tuple[Tile, ...], tuple[int, int, int, int, int]] = {}
 
 def _wild_masks(wilds: tuple[Tile, ...]) -> tuple[int, int, int, int, int]:
     """Per suit, the mask clearing the wild kinds' counts; then the wilds' suit (-1: honours)."""
-    masks = [~0, ~0, ~0, ~0]
+    masks = [_FULL, _FULL, _FULL, _FULL]
     for k in wilds:
-        masks[k // 9] &= ~(7 << (3 * (k % 9)))
+        masks[k // 9] &= ~(7 << (3 * (k % 9)))  # stays positive: & with a positive full mask
     v = _WILD_MASKS[wilds] = (masks[0], masks[1], masks[2], masks[3], (wilds[0] // 9 if wilds[0] < 27 else -1))
     return v
 
@@ -486,14 +492,13 @@ def score_input(h: HandInput) -> ScoreResult:
     """Score a prepared hand."""
     if h.tianhu:
         return _score_tianhu(h)
-    c = core_of(h)
-    nk = c.nk
-    res = evaluate(nk, c.w, c.win, c.ww, c.m, c.wild_suit, c.su, h.kong_draw, c.suben_nk)
+    nk, w, win, ww, m, wild_suit, su, suben_nk = _core(h)
+    res = evaluate(nk, w, win, ww, m, wild_suit, su, h.kong_draw, suben_nk)
     if res is None:
         return ScoreResult(False, False, 0, 0, "not complete: the 14 tiles do not form 4 melds and a pair (R5)", h)
     fan, flags, struct = res
-    win, reason = _judge(h, fan, flags)
-    return ScoreResult(True, win, fan, flags, reason, h, struct, None, nk)
+    wins, reason = _judge(h, fan, flags)
+    return ScoreResult(True, wins, fan, flags, reason, h, struct, None, nk)
 
 
 def _score_tianhu(h: HandInput) -> ScoreResult:
@@ -652,7 +657,7 @@ class Scorer:
         self._suben = rules.suben and self.wild_suit >= 0
         ws = list(self.wilds) + [self.wilds[0]] * (3 - len(self.wilds))
         self._wa, self._wb, self._wc = ws  # repeated kinds are harmless: zeroed twice
-        masks = [~0, ~0, ~0, ~0]  # clear the wild kinds' counts from the packed suits
+        masks = [_FULL, _FULL, _FULL, _FULL]  # clear the wild kinds' counts from the packed suits
         for k in self.wilds:
             masks[k // 9] &= ~(7 << (3 * (k % 9)))
         self._masks = tuple(masks)
