@@ -417,3 +417,53 @@ def test_score_svg_writes_the_arrangement(tmp_path):
     bad = CliRunner().invoke(main, ["score", "1p1p1p2p3p456p789p66z", "-d", "5m", "-i", "1p",
                                     "--svg", str(tmp_path / "no" / "x.svg")])
     assert bad.exit_code == 2 and "--svg" in bad.output
+
+
+def test_batch_answers_equal_to_dict_on_random_hands() -> None:
+    """The batch writes groups as cached JSON text; once parsed, every answer is to_dict()."""
+    import random
+
+    import orjson
+
+    from tjmj.samples import random_complete_hand
+    from tjmj.score import score
+
+    rng = random.Random(11)
+    for i in range(600):
+        h = random_complete_hand(rng, max_melds=2)
+        line = json.dumps(h.to_batch())
+        r = score(h.concealed, h.draw, h.indicator, h.melds, kong_draw=h.kong_draw)
+        assert json.loads(orjson.dumps(batch_answer(line))) == r.to_dict()
+        if i % 5 == 0:  # the same hand again: the cached JSON is reused as it was made
+            assert json.loads(orjson.dumps(batch_answer(line))) == r.to_dict()
+
+
+def test_batch_no_arrangement() -> None:
+    """--no-arrangement: the same answers without the arrangement key; errors unchanged."""
+    lines = [json.dumps(GOOD_28), "oops", json.dumps(DEAD)]
+    full = run("score", "--batch", "-", input="\n".join(lines) + "\n")
+    short = run("score", "--batch", "-", "--no-arrangement", input="\n".join(lines) + "\n")
+    assert full.exit_code == short.exit_code == 0
+    for a, b in zip(full.stdout.splitlines(), short.stdout.splitlines(), strict=True):
+        da, db = json.loads(a), json.loads(b)
+        da.pop("arrangement", None)
+        assert "arrangement" not in db and da == db
+    bad = run("score", *DOUBLE_28, "--no-arrangement")
+    assert bad.exit_code == 2 and "--no-arrangement goes with --batch" in bad.output
+
+
+def test_subprocess_batch_fast_path_forms(tmp_path: Path) -> None:
+    """The console script runs `score --batch FILE` without Click, in each spelling it accepts."""
+    cmd = _tjmj_command()
+    if len(cmd) != 1:
+        pytest.skip("the tjmj console script is not installed")
+    f = tmp_path / "hands.jsonl"
+    f.write_text(json.dumps(GOOD_28) + "\n", encoding="utf-8")
+    for args in (["--batch", str(f)], [f"--batch={f}"], ["--batch", str(f), "--no-arrangement"],
+                 ["--no-arrangement", f"--batch={f}"]):
+        p = subprocess.run([*cmd, "score", *args], capture_output=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        d = json.loads(p.stdout)
+        assert d["fan"] == 28 and (("arrangement" in d) == ("--no-arrangement" not in args))
+    p = subprocess.run([*cmd, "score", "--batch", str(tmp_path / "missing.jsonl")], capture_output=True, timeout=120)
+    assert p.returncode == 2 and p.stdout == b"" and b"Error: cannot open batch file" in p.stderr

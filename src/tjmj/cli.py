@@ -297,11 +297,12 @@ def main() -> None:
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--batch", metavar="FILE", help="Score JSON lines from FILE ('-' for stdin); see docs/cli.md.")
+@click.option("--no-arrangement", is_flag=True, help="With --batch: leave the arrangement out of each answer (faster).")
 @click.option("--svg", "svg_path", metavar="FILE", help="Also draw the hand (its best arrangement) as SVG to FILE.")
 def score(
     hand: tuple[str, ...], draw: str | None, indicator: str | None, melds: tuple[str, ...], kong_draw: bool,
     tianhu: bool, preset: str | None, sets: tuple[str, ...], as_json: bool, batch: str | None,
-    svg_path: str | None,
+    no_arrangement: bool, svg_path: str | None,
 ) -> None:
     """Score a self-drawn hand (R5): HAND is the 13-tile-equivalent concealed hand before the draw.
 
@@ -318,10 +319,12 @@ def score(
             raise click.UsageError(f"--batch takes every input from its JSON lines; it cannot be combined with "
                                    f"{', '.join(given)}")
         try:
-            raise SystemExit(run_file(batch))
+            raise SystemExit(run_file(batch, arrangement=not no_arrangement))
         except BatchFileError as e:
             raise InputError(str(e)) from None
         return
+    if no_arrangement:
+        raise click.UsageError("--no-arrangement goes with --batch")
     if not hand:
         raise click.UsageError("give a HAND to score, or --batch FILE")
     if draw is None:
