@@ -13,14 +13,15 @@ import gc
 import os
 import stat
 import sys
+from itertools import product
 from typing import IO, Any
 
 import orjson
 
 from .elements import Group
 from .meld import Meld, MeldType
-from .rules import PRESETS, Rules, RulesError
-from .score import ScoreResult, prepare, score_input
+from .rules import CLASSIC, PRESETS, Rules, RulesError
+from .score import ScoreResult, _codes, prepare, score_input
 from .tiles import TILE_TEXT, TILES, Tile, TileError, parse_tiles
 
 __all__ = ["BATCH_KEYS", "batch_answer", "run_batch", "run_file", "console"]
@@ -158,7 +159,10 @@ def _batch_result(obj: object, cache: _RulesCache, arrangement: bool = True) -> 
     tianhu = obj.get("tianhu", False)
     if type(tianhu) is not bool:
         _field_bool(obj, "tianhu")
-    rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", _NO_OVERRIDES))
+    if "ruleset" in obj or "rules" in obj:
+        rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", _NO_OVERRIDES))
+    else:
+        rules = CLASSIC  # the usual line: no look-up needed
     h = prepare(hand, draw, indicator, melds, kong_draw=kong_draw, tianhu=tianhu, rules=rules)
     return _answer(score_input(h), arrangement)
 
@@ -169,8 +173,10 @@ _GROUP_JSON: dict[Group, orjson.Fragment] = {}
 
 
 def _answer(r: ScoreResult, arrangement: bool = True) -> dict[str, object]:
-    """``r.to_dict(arrangement)``, with each group as ready-made JSON (equal once serialised; tested)."""
-    d: dict[str, object] = {"complete": r.complete, "win": r.win, "fan": r.fan, "elements": r.codes, "name": r.name}
+    """``r.to_dict(arrangement)``, with each group as ready-made JSON and tuples for arrays
+    (shared, so never to be changed in place): equal once serialised (tested)."""
+    d: dict[str, object] = {"complete": r.complete, "win": r.win, "fan": r.fan, "elements": _codes(r.flags),
+                            "name": r.name}
     if r.reason:
         d["reason"] = r.reason
     if not arrangement:
@@ -183,25 +189,34 @@ def _answer(r: ScoreResult, arrangement: bool = True) -> dict[str, object]:
     for g in a.groups:
         f = _GROUP_JSON.get(g)
         groups.append(f if f is not None else _group_json(g))
-    d["arrangement"] = {"groups": groups, "dragon": list(a.dragon) if a.dragon else None}
+    d["arrangement"] = {"groups": groups, "dragon": a.dragon}
     return d
 
 
-_QUOTED = tuple(f'"{t}"' for t in TILE_TEXT)
-_BOOL = {False: "false", True: "true"}
+def _list_json(tiles: tuple[Tile, ...]) -> str:
+    if len(_LIST_JSON) >= 65536:  # bounded, whatever the input
+        _LIST_JSON.clear()
+    v = _LIST_JSON[tiles] = "[" + ",".join(['"' + TILE_TEXT[t] + '"' for t in tiles]) + "]"
+    return v
+
+
+# the parts of a group's JSON: tile lists (a few hundred recur), wild flags, winning index
+_LIST_JSON: dict[tuple[Tile, ...], str] = {}
+_WILD_JSON = {
+    w: "[" + ",".join("true" if x else "false" for x in w) + "]" for n in (2, 3, 4) for w in product((False, True), repeat=n)
+}
+_WINNING_JSON: dict[int | None, str] = {None: "null", 0: "0", 1: "1", 2: "2", 3: "3"}
 
 
 def _group_json(g: Group) -> orjson.Fragment:
-    """``g.to_dict()`` as compact JSON, written out here: orjson.dumps would hand back a 2 kB
-    buffer for each of these kept fragments (tens of MB, and page faults, in a big batch)."""
+    """``g.to_dict()`` as compact JSON, put together from cached parts (orjson.dumps would
+    also hand back a 2 kB buffer for each of these kept fragments: tens of MB in a big batch)."""
     if len(_GROUP_JSON) >= 65536:  # bounded, whatever the input
         _GROUP_JSON.clear()
     kind, tiles, plays, wild, winning = g
-    text = (
-        f'{{"kind":"{kind}","tiles":[{",".join(map(_QUOTED.__getitem__, tiles))}],'
-        f'"plays":[{",".join(map(_QUOTED.__getitem__, plays))}],"wild":[{",".join(map(_BOOL.__getitem__, wild))}],'
-        f'"winning":{"null" if winning is None else winning}}}'
-    )
+    t = _LIST_JSON.get(tiles) or _list_json(tiles)
+    p = t if plays == tiles else (_LIST_JSON.get(plays) or _list_json(plays))
+    text = f'{{"kind":"{kind}","tiles":{t},"plays":{p},"wild":{_WILD_JSON[wild]},"winning":{_WINNING_JSON[winning]}}}'
     f = _GROUP_JSON[g] = orjson.Fragment(text.encode())
     return f
 
