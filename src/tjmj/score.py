@@ -212,8 +212,9 @@ def evaluate(
     rest = [k0, k1, k2, k3]
     if ww:
         w_rest = w - 1
-    else:
-        _remove(rest, win)
+    else:  # the winning tile is in the hand: take one (inlined _remove)
+        ws = win // 9
+        rest[ws] -= _ONE[win - 9 * ws]
         w_rest = w
 
     # 捉伍儿 group (winning tile as 5m of 4m5m6m, 4m/6m real first)
