@@ -16,6 +16,7 @@ import argparse
 import compileall
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -306,6 +307,21 @@ def tjmj_command() -> list[str] | None:
     return [found, "score", "--batch", "-"] if found else None
 
 
+def count_instructions(cmd: list[str], input_path: Path) -> int | None:
+    """Instructions one whole batch process executes (valgrind's callgrind), or None without valgrind.
+
+    Unlike time, this does not move with the machine's load: a second opinion on the batch ratio.
+    """
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with open(input_path, "rb") as f:
+        p = subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd], stdin=f,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=1800)
+    m = re.search(rb"Collected : (\d+)", p.stderr)
+    return int(m.group(1)) if m else None
+
+
 def run_batch(cmd: list[str], input_path: Path, n: int) -> tuple[float, dict[str, object]]:
     """Time one whole subprocess run (start-up included); check it answered every line."""
     with open(input_path, "rb") as f:
@@ -418,6 +434,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20261129, help="hand set seed (default 20261129)")
     ap.add_argument("--repeat", type=int, default=5, help="timed runs per measurement; the best is kept (default 5)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of the table")
+    ap.add_argument(
+        "--instructions", action="store_true",
+        help="also count the CPU instructions of each batch process with valgrind (slow; noise-free)",
+    )
     args = ap.parse_args(argv)
     n, repeat = max(1, args.n), max(1, args.repeat)
     say = (lambda *a, **k: print(*a, file=sys.stderr, **k)) if args.json else print
@@ -548,6 +568,24 @@ def main(argv: list[str] | None = None) -> int:
         batch.peer_t = min(batch.peer_t, run_batch(peer_cmd, peer_in, n)[0])
         batch_short.peer_t = batch.peer_t  # one peer figure for both rows
         startup["peer"] = min(startup["peer"], run_batch(peer_cmd, empty_in, 0)[0])
+    instructions: dict[str, int | None] = {}
+    if args.instructions and batch_ok:
+        say("  counting instructions with valgrind (a minute or two) …", flush=True)
+        instructions = {
+            "4a": count_instructions(ours_cmd, ours_in),  # type: ignore[arg-type]
+            "4b": count_instructions(short_cmd, ours_in),  # type: ignore[arg-type]
+            "peer": count_instructions(peer_cmd, peer_in),
+        }
+        if None in instructions.values():
+            notes.append("instructions: valgrind is not installed (apt-get install valgrind) or did not report")
+        else:
+            peer_i = instructions["peer"]
+            notes.append(
+                "instructions per whole batch process (valgrind): "
+                + ", ".join(f"{k} {v / 1e6:,.0f} M ({peer_i / v:.2f}x fewer than the peer)"  # type: ignore[operator]
+                            for k, v in instructions.items() if k != "peer")
+                + f", peer {peer_i / 1e6:,.0f} M"  # type: ignore[operator]
+            )
     shutil.rmtree(tmp, ignore_errors=True)
     for row in rows:
         if row.ours is not None:
@@ -585,6 +623,7 @@ def main(argv: list[str] | None = None) -> int:
                     "composition": comp,
                     "results": results,
                     "batch_startup_s": startup_s,
+                    "batch_instructions": instructions,
                     "arrangement_errors": stats.arrangement_errors,
                     "notes": notes,
                     "elapsed_s": round(elapsed, 1),
