@@ -96,6 +96,7 @@ class HandInput(NamedTuple):
     tianhu: bool = False
     rules: Rules = CLASSIC
     counts: tuple[int, ...] = ()  # the concealed tiles and the draw, per kind (filled by prepare)
+    packed: int = 0  # the same, 3 bits per kind 0..33 in one int (filled by prepare; 0: not known)
 
     @property
     def gold_kongs(self) -> int:
@@ -137,10 +138,13 @@ def prepare(
         )
     wilds = wild_kinds(ind, rules.wild_kinds)
     c = [0] * 34
+    packed = 0  # all 34 kinds, 3 bits each: one addition per tile instead of packing the counts later
     for t in tiles:
         c[t] += 1
+        packed += _ONE34[t]
     if d is not None:
         c[d] += 1
+        packed += _ONE34[d]
     own = tuple(c)
     for m in ms:
         if m.tile in wilds and m.type is not MeldType.CONCEALED_KONG:
@@ -157,7 +161,8 @@ def prepare(
     if kong_draw and not any(m.type.is_kong for m in ms):
         raise InvalidHand("kong_draw (杠开) needs a kong among the melds: a replacement draw follows a kong (R4)")
     # tuple.__new__: the named tuple without its Python-level __new__ (once per scored hand)
-    return tuple.__new__(HandInput, (tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules, own))
+    return tuple.__new__(HandInput, (tuple(tiles), d, tuple(ms), ind, wilds, bool(kong_draw), bool(tianhu), rules, own,
+                                     packed))
 
 
 # --------------------------------------------------------------------------------------
@@ -320,6 +325,7 @@ def is_double_hundiao(struct: tuple) -> bool:
 
 # all 27 bits of a packed suit: masks stay positive, and & on positive ints is CPython's quick case
 _FULL = (1 << 27) - 1
+_ONE34 = tuple(1 << (3 * k) for k in range(34))  # kind k's unit in prepare's packed counts
 _NO_MASK = (_FULL, _FULL, _FULL, _FULL)
 
 
@@ -378,11 +384,13 @@ def _core(h: HandInput, win: Tile | None = None) -> tuple:
     w = 0
     for k in wilds:
         w += c[k]
-    nk = _pack(c, masks)
+    p = h.packed
+    # the suits as slices of prepare's packed counts (valid there: at most 4 of a kind)
+    nk = [p & masks[0], (p >> 27) & masks[1], (p >> 54) & masks[2], (p >> 81) & masks[3]] if p else _pack(c, masks)
     gold = h.gold_kongs if h.melds else 0
     suben_nk = None
     if ws >= 0 and gold == 0 and h.rules.suben and all(c[k] == 1 for k in wilds):
-        suben_nk = _pack(c)
+        suben_nk = [p & _FULL, (p >> 27) & _FULL, (p >> 54) & _FULL, p >> 81] if p else _pack(c)
     return (nk, w, win, win in wilds, 4 - len(h.melds), ws, w == 0 and gold == 0, suben_nk)
 
 
@@ -436,7 +444,8 @@ class ScoreResult:
     def name(self) -> str:
         if not self.complete:
             return ""
-        return combination_name(self.flags, self.double_hundiao)
+        f = self.flags  # double_hundiao inlined: callers read the name of every scored hand
+        return combination_name(f, bool(f & H) and is_double_hundiao(self.struct))
 
     @property
     def arrangement(self) -> Arrangement | None:
