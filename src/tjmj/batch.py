@@ -129,7 +129,13 @@ def _batch_result(obj: object, cache: _RulesCache, arrangement: bool = True) -> 
     if "hand" not in obj or "draw" not in obj or "indicator" not in obj:
         missing = [k for k in _REQUIRED if k not in obj]
         raise _Error(f"missing key(s) {', '.join(map(repr, missing))}; hand, draw and indicator are required")
-    hand = _tiles(_field_str(obj, "hand"), "hand")
+    text = obj["hand"]
+    if type(text) is not str:
+        _field_str(obj, "hand")  # raises, naming the type
+    try:
+        hand = parse_tiles(text)
+    except TileError as e:
+        raise TileError(f"hand: {e}") from None
     v = obj["draw"]
     draw = _TILE_BY_TEXT.get(v) if type(v) is str else None
     if draw is None:
@@ -252,6 +258,7 @@ def run_batch(
     the output."""
     cache = _RulesCache()
     dumps = orjson.dumps  # compact UTF-8, the format json.dumps(separators=(",", ":")) writes
+    newline = orjson.OPT_APPEND_NEWLINE  # the line's "\n" written with it, not concatenated after
     write = out.write
     n = bad = 0
     for raw in inp:
@@ -259,7 +266,7 @@ def run_batch(
         n += 1
         if "error" in d:
             bad += 1
-        write(dumps(d) + b"\n")
+        write(dumps(d, option=newline))
         if flush_each:
             out.flush()
     out.flush()
