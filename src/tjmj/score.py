@@ -610,6 +610,8 @@ def _completeness_check(wilds: tuple[Tile, ...], masks: Sequence[int]) -> Callab
         exceed those held: random hands are mostly rejected after one look-up.
         """
         w = c[wa] + (c[wb] if wb >= 0 else 0) + (c[wc] if wc >= 0 else 0)
+        if not w and 1 in c[27:34]:  # no wild for a lone honour (if the wilds are honours, w counts them)
+            return False
         key = (c[27], c[28], c[29], c[30], c[31], c[32], c[33])
         try:
             low, z0, zd = tz[key]
