@@ -467,3 +467,17 @@ def test_subprocess_batch_fast_path_forms(tmp_path: Path) -> None:
         assert d["fan"] == 28 and (("arrangement" in d) == ("--no-arrangement" not in args))
     p = subprocess.run([*cmd, "score", "--batch", str(tmp_path / "missing.jsonl")], capture_output=True, timeout=120)
     assert p.returncode == 2 and p.stdout == b"" and b"Error: cannot open batch file" in p.stderr
+
+
+def test_subprocess_batch_reader_gone(tmp_path: Path) -> None:
+    """A reader that stops early (`| head`): exit status 1, quietly, from a file in big writes too."""
+    f = tmp_path / "many.jsonl"
+    f.write_text((json.dumps(GOOD_28) + "\n") * 3000, encoding="utf-8")  # > 1 MiB of answers
+    p = subprocess.Popen([*_tjmj_command(), "score", "--batch", str(f)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    first = p.stdout.read(100)
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=120) == 1
+    assert first.startswith(b'{"complete":true') and b"Traceback" not in err and b"Exception" not in err
