@@ -143,15 +143,6 @@ def _stored_packed(key: int, positions: int) -> tuple[int, int] | None:
 _ENTRY_OF_BYTE = tuple((v >> 2, (v & 3) - 1) for v in range(256))
 
 
-def min_wilds(c: tuple[int, ...], pair: bool, honors: bool) -> int:
-    """:func:`_min_wilds` through the tables (and so the shipped file where it has the suit)."""
-    key = 0
-    for p, n in enumerate(c):
-        key |= n << (3 * p)
-    n0, d = (HON if honors else NUM)[key]
-    return n0 + d if pair else n0
-
-
 class _NeedTable(dict[int, tuple[int, int]]):
     """packed suit -> (wilds for melds only, extra wilds if the pair is here)."""
 

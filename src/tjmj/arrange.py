@@ -73,10 +73,6 @@ class _Pool:
         assert slot is not None and win == plays
         return slot
 
-    def feasible(self, pair: bool) -> bool:
-        k = self.packed
-        return T.wilds_needed(k[0], k[1], k[2], k[3], pair) <= len(self.wild)
-
 
 def _group(kind: str, slots: list[_Slot], win_index: int | None = None) -> Group:
     tiles, plays, wild = zip(*slots)
