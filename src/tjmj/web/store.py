@@ -4,7 +4,16 @@ A match is a row of ``matches`` (room, rules, seed, players, status, final score
 is the ordered rows of ``events``: the engine's events (``tjmj.game.Match.events``), one JSON body
 each, so a stored match replays with :func:`tjmj.record.replay` and exports as JSON lines.  The
 server appends a finished hand in one transaction before it shows the result, so a crash loses at
-most the hand in play, and :meth:`Store.unfinished_matches` lists what to resume after a restart.
+most the hand in play.
+
+Several servers may share one database.  Each :class:`Store` has an ``owner`` id, and a match or a
+waiting room (``rooms``) is played by the server holding its *lease*: ``owner``, ``lease_until``
+and ``fence``, a number raised on every acquisition.  A server takes what is free with
+:meth:`Store.claim_matches` and :meth:`Store.claim_rooms`, keeps it with :meth:`Store.renew`, and
+lets it go with :meth:`Store.release_all`; every write checks, in its transaction, that the owner
+and fence are still this store's, so a server that lost a lease (it froze, or its lease ran out and
+another took over) gets :class:`LeaseLost` and changes nothing.  A SQLite file deleted, replaced or
+made read-only under a running server makes every later write raise :class:`DatabaseLost`.
 
 The schema is owned by the Alembic migrations in ``tjmj/web/migrations`` (never ``create_all``):
 opening a :class:`Store` upgrades the database to the newest revision; :func:`upgrade` does only that.
@@ -19,13 +28,17 @@ opening a :class:`Store` upgrades the database to the newest revision; :func:`up
 
 from __future__ import annotations
 
+import logging
+import math
 import os
+import secrets
+import socket
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import platformdirs
@@ -36,19 +49,27 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
+from .errors import DatabaseLost, LeaseLost, StoreError
+
 __all__ = [
     "ENV_URL",
     "PLAYER_KINDS",
     "STATUSES",
+    "DatabaseLost",
+    "LeaseLost",
     "Store",
+    "StoreError",
     "alembic_config",
     "default_url",
     "events_table",
     "make_engine",
     "matches_table",
     "metadata",
+    "rooms_table",
     "upgrade",
 ]
+
+log = logging.getLogger("tjmj.web.store")
 
 ENV_URL = "TJMJ_DATABASE_URL"
 APP_NAME = "tianjin-mahjong"
@@ -60,10 +81,18 @@ SEATS = 4
 MAX_ROOM = 200  # column sizes: checked here so that every dialect rejects the same input
 MAX_NAME = 100
 MAX_TYPE = 32
+MAX_OWNER = 200
 MAX_LIMIT = 1000
+DEFAULT_TIMEOUT = 10.0  # seconds a statement or a lock wait may take (Store's ``timeout``)
+CONNECT_TIMEOUT = 5  # seconds: PostgreSQL connection set-up, and waiting for a pooled connection
 _INT64 = 1 << 63  # seeds are BIGINT: signed 64-bit on every dialect
 _WRITE = "tjmj_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
 _PG_MIGRATE_LOCK = 0x746A6D6A  # "tjmj": serialises concurrent upgrades on PostgreSQL
+_K = TypeVar("_K")  # a held fence's key: a match id or a room code
+_TOKEN = "token"  # player keys starting with this (token hashes) never leave through public reads
+
+
+# ---- errors -------------------------------------------------------------------------------
 
 
 # ---- schema -------------------------------------------------------------------------------
@@ -112,6 +141,16 @@ metadata = sa.MetaData(
     }
 )
 
+
+def _lease_columns() -> list[sa.Column[Any]]:
+    return [
+        sa.Column("owner", sa.String(MAX_OWNER), nullable=True),  # the store holding the lease, or NULL
+        sa.Column("lease_until", UTCDateTime, nullable=True),
+        # raised on every acquisition: a write must present the fence its store acquired
+        sa.Column("fence", sa.Integer, nullable=False, server_default=sa.text("0")),
+    ]
+
+
 matches_table = sa.Table(
     "matches",
     metadata,
@@ -125,9 +164,12 @@ matches_table = sa.Table(
     sa.Column("hands", sa.Integer, nullable=False, server_default=sa.text("0")),  # end_kyoku events stored
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("finished_at", UTCDateTime, nullable=True),  # when it finished or was abandoned
+    *_lease_columns(),  # only playing matches are owned: finishing or abandoning one releases it
+    sa.Column("settings", JSONText, nullable=True),  # the room's settings (turn timer, bot kind, ...)
+    sa.Column("seen", sa.Boolean, nullable=False, server_default=sa.false()),  # a client came: resume it
     sa.CheckConstraint("status IN ('playing', 'finished', 'abandoned')", name="status"),
     sa.CheckConstraint("hands >= 0", name="hands"),
-    # list_matches(status=...) newest first, and unfinished_matches() at start-up
+    # list_matches(status=...) newest first, unfinished_matches(), and claims and renewals
     sa.Index(None, "status", "id"),
 )
 
@@ -141,6 +183,16 @@ events_table = sa.Table(
     sa.Column("type", sa.String(MAX_TYPE), nullable=False),
     sa.Column("body", sa.Text, nullable=False),  # the whole event as orjson text, exactly as exported
     sa.CheckConstraint("seq >= 0", name="seq"),
+)
+
+rooms_table = sa.Table(
+    "rooms",
+    metadata,
+    sa.Column("code", sa.String(MAX_ROOM), primary_key=True),
+    sa.Column("data", JSONText, nullable=False),  # whatever the server needs to rebuild the waiting room
+    *_lease_columns(),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
 )
 
 
@@ -180,15 +232,51 @@ def _sqlite_memory(url: str) -> bool:
     return u.get_backend_name() == "sqlite" and memory
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url`` set up for the store: SQLite with WAL, foreign keys, thread-safe pooling."""
+def _sqlite_file(url: str) -> str | None:
+    """The absolute path of a plain SQLite file URL; None for anything else (memory, ``uri=true``, a server)."""
     u = sa.make_url(url)
-    if u.get_backend_name() != "sqlite":
-        return sa.create_engine(u, pool_pre_ping=True)  # survive a database server restart
+    if u.get_backend_name() != "sqlite" or _sqlite_memory(url) or u.query.get("uri"):
+        return None
+    assert u.database is not None
+    return os.path.abspath(u.database)  # SQLite resolves a relative path against the cwd of each connect
+
+
+def _pg_connect_args(u: sa.URL, timeout: float) -> dict[str, Any]:
+    """libpq settings that bound every wait: connecting, a dead peer, a statement, a lock."""
+    ms = max(1, round(timeout * 1000))
+    ours: dict[str, Any] = {
+        "connect_timeout": CONNECT_TIMEOUT,
+        # a peer gone without a FIN (host down, network cut) is noticed in ~11 s, not hours
+        "keepalives": 1,
+        "keepalives_idle": 5,
+        "keepalives_interval": 2,
+        "keepalives_count": 3,
+        "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
+    }
+    given = u.query.get("options")
+    if isinstance(given, str):
+        ours["options"] = f"{given} {ours['options']}"  # the URL's own options kept; a later -c wins
+    return {k: v for k, v in ours.items() if k == "options" or k not in u.query}  # the URL's settings win
+
+
+def make_engine(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> Engine:
+    """An engine for ``url`` set up for the store: SQLite with WAL, foreign keys, thread-safe pooling;
+    PostgreSQL with every wait bounded (see :class:`Store`'s ``timeout``)."""
+    u = sa.make_url(url)
+    backend = u.get_backend_name()
+    if backend == "postgresql":
+        return sa.create_engine(
+            u,
+            pool_pre_ping=True,  # survive a database server restart
+            pool_timeout=CONNECT_TIMEOUT,  # every pooled connection busy (e.g. stuck): fail, don't queue forever
+            connect_args=_pg_connect_args(u, timeout),
+        )
+    if backend != "sqlite":
+        return sa.create_engine(u, pool_pre_ping=True)
     memory = _sqlite_memory(url)
     kwargs: dict[str, Any] = {
         # pooled connections move between the server's threads; timeout: wait for the write lock
-        "connect_args": {"check_same_thread": False, "timeout": 30},
+        "connect_args": {"check_same_thread": False, "timeout": timeout},
     }
     if memory:
         kwargs["poolclass"] = sa.pool.StaticPool  # one connection, else each would see its own empty DB
@@ -233,6 +321,9 @@ def _upgrade(engine: Engine) -> bool:
                     f"the database is at schema revision {', '.join(sorted(current - known))}, "
                     "unknown to this version of tjmj (made by a newer one?)"
                 )
+            if conn.dialect.name == "postgresql":
+                # a migration may rewrite a large table: only its lock waits stay bounded
+                conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     return True
@@ -275,6 +366,19 @@ def _check_json(what: str, value: Any) -> None:
         raise TypeError(f"{what} is not JSON-serialisable: {e}") from e
 
 
+def _check_object(what: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"{what} must be a dict, got {value!r}")
+    _check_json(what, value)
+    return value
+
+
+def _check_seconds(what: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+        raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
 def _check_players(players: Any) -> list[dict[str, Any]]:
     """One player per seat, sorted by seat; fields beyond the four the store knows are kept as given
     (the server keeps its own, e.g. a player's index and token hash, to rebuild a room on resume)."""
@@ -284,7 +388,8 @@ def _check_players(players: Any) -> list[dict[str, Any]]:
     for p in players:
         if not isinstance(p, dict):
             raise TypeError(f"a player is a dict, got {p!r}")
-        seat, kind, bot = p.get("seat"), p.get("kind"), p.get("bot")
+        seat: Any = p.get("seat")
+        kind, bot = p.get("kind"), p.get("bot")
         if not _is_int(seat) or not 0 <= seat < SEATS:
             raise ValueError(f"a player's seat is 0 to {SEATS - 1}, got {p!r}")
         name = _check_str("a player's name", p.get("name"), MAX_NAME)
@@ -317,6 +422,16 @@ def _check_events(events: Any) -> list[dict[str, Any]]:
     return list(events)
 
 
+def _event_bodies(match_id: int, events: Sequence[dict[str, Any]]) -> list[str]:
+    bodies = []
+    for i, ev in enumerate(events):
+        try:
+            bodies.append(orjson.dumps(ev).decode())
+        except orjson.JSONEncodeError as e:
+            raise TypeError(f"event {i} for match {match_id} is not JSON-serialisable: {e}") from e
+    return bodies
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -325,46 +440,132 @@ def _iso(t: datetime | None) -> str | None:
     return None if t is None else t.isoformat()
 
 
-def _match_dict(row: sa.Row[Any]) -> dict[str, Any]:
+def _public_player(p: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in p.items() if not k.startswith(_TOKEN)}
+
+
+def _match_dict(row: sa.Row[Any], *, public: bool = True) -> dict[str, Any]:
     return {
         "id": row.id,
         "room": row.room,
         "status": row.status,
         "rules": row.rules,
         "seed": row.seed,
-        "players": row.players,
+        "players": [_public_player(p) for p in row.players] if public else row.players,
         "scores": row.scores,
         "hands": row.hands,
         "created_at": _iso(row.created_at),
         "finished_at": _iso(row.finished_at),
+        "settings": row.settings,
     }
+
+
+def _room_dict(row: sa.Row[Any]) -> dict[str, Any]:
+    return {"code": row.code, "data": row.data, "created_at": _iso(row.created_at),
+            "updated_at": _iso(row.updated_at)}
 
 
 def _missing(match_id: int) -> KeyError:
     return KeyError(f"no match with id {match_id}")
 
 
+# ---- owners -------------------------------------------------------------------------------
+
+
+def _host() -> str:
+    return socket.gethostname()[:120]  # the owner id must fit its column
+
+
+def _default_owner() -> str:
+    """``host:pid:random``: unique per store, and it tells when its process on this host is gone."""
+    return f"{_host()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def _dead_here(owner: str) -> bool:
+    """True when ``owner`` names a process on this host that no longer runs."""
+    if os.name != "posix":
+        return False  # os.kill(pid, 0) would end the process on Windows
+    parts = owner.rsplit(":", 2)
+    if len(parts) != 3 or parts[0] != _host() or not (parts[1].isascii() and parts[1].isdigit()):
+        return False
+    pid = int(parts[1])
+    if pid <= 0 or pid == os.getpid():
+        return False  # pid 0 would signal our process group; our own pid is alive
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # PermissionError: it runs, as another user
+    return False
+
+
+def _forget_lost(held: dict[_K, int], before: dict[_K, int], owned: dict[_K, int]) -> None:
+    """Drop from ``held`` the fences of ``before`` that are no longer ``owned``; a fence acquired
+    meanwhile (not the one in ``before``) is left alone."""
+    for k, fence in before.items():
+        if owned.get(k) != fence and held.get(k) == fence:
+            del held[k]
+
+
 # ---- the store ----------------------------------------------------------------------------
 
 
 class Store:
-    """Matches and their events in a SQL database; safe to share between the threads of one process.
+    """Matches, their events and the waiting rooms in a SQL database; safe to share between the
+    threads of one process, and between processes (servers) through leases.
 
     ``url``: any SQLAlchemy URL; ``None``: ``$TJMJ_DATABASE_URL``, else the SQLite file
     ``tjmj.sqlite3`` in the user data directory.  Opening migrates the database to the newest schema.
-    Every call runs in its own transaction on a pooled connection (no state shared between calls).
+    Every call runs in its own transaction on a pooled connection.
+
+    ``owner``: this store's id in the leases (default ``host:pid:random``, see :attr:`owner`).
+    ``lease_s``: how long an acquired or renewed lease lasts; renew well within it.  Leases are
+    timed by the database's clock on PostgreSQL (servers on several hosts share it), by this host's
+    on SQLite.
+
+    ``timeout``: seconds any wait may last before the call fails instead of hanging.  On SQLite,
+    the wait for the write lock held by another connection or process.  On PostgreSQL, each
+    statement and each lock wait (``statement_timeout``, ``lock_timeout``); besides, connecting and
+    waiting for a pooled connection give up after 5 s, and TCP keepalives drop a connection to a
+    vanished server after about 11 s.
+
+    A match's writes (:meth:`append_events`, :meth:`finish_match`, :meth:`abandon_match`,
+    :meth:`mark_seen`, :meth:`discard_match`) need this store's lease on it, acquired by
+    :meth:`create_match` or :meth:`claim_matches`; otherwise :class:`LeaseLost`.  Room writes
+    (:meth:`save_room`, :meth:`delete_room`) take a room that is free (see :meth:`claim_matches`).
+    A plain SQLite file is watched: see :attr:`broken`.
     """
 
     url: str
+    owner: str
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, owner: str | None = None, lease_s: float = 30.0,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
         self.url = url or os.environ.get(ENV_URL) or default_url()
-        self._engine = make_engine(self.url)
+        self.owner = _default_owner() if owner is None else _check_str("owner", owner, MAX_OWNER)
+        self._lease = timedelta(seconds=_check_seconds("lease_s", lease_s))
+        self._engine = make_engine(self.url, timeout=_check_seconds("timeout", timeout))
         self._closed = False
         # an in-memory SQLite database is one connection (StaticPool): its transactions take turns
         self._serial: AbstractContextManager[Any] = threading.Lock() if _sqlite_memory(self.url) else nullcontext()
+        # SQLite takes one writer at a time; threads of this process queue here instead of in
+        # SQLite's busy handler, which sleeps up to 100 ms between tries
+        sqlite = sa.make_url(self.url).get_backend_name() == "sqlite"
+        self._writer: AbstractContextManager[Any] = threading.Lock() if sqlite else nullcontext()
+        # the fences this store acquired, by match id and by room code
+        self._held = threading.Lock()
+        self._fences: dict[int, int] = {}
+        self._room_fences: dict[str, int] = {}
+        self._path = _sqlite_file(self.url)
+        self._file_id: tuple[int, int] | None = None
+        self._broken: str | None = None
         try:
             _upgrade(self._engine)
+            if self._path is not None:
+                st = os.stat(self._path)
+                self._file_id = (st.st_dev, st.st_ino)
+                sa.event.listen(self._engine, "do_connect", self._open_existing)
         except BaseException:
             self._engine.dispose()
             raise
@@ -383,97 +584,251 @@ class Store:
         """The SQLAlchemy engine (maintenance and tests)."""
         return self._engine
 
+    @property
+    def broken(self) -> str | None:
+        """Why the SQLite file can no longer be written (it was deleted, replaced or made read-only
+        while the store was open), or None.  Checked before every write; once set it stays, and
+        every write raises :class:`DatabaseLost` with this message without touching the database."""
+        return self._broken
+
+    # ---- plumbing -------------------------------------------------------------------------
+
+    def _open_existing(self, dialect: Any, conn_rec: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+        # Connections opened after start-up must not create the file: once it was deleted, SQLite
+        # would make a new empty database there and reads would silently see nothing.
+        assert self._path is not None
+        cargs[:] = [Path(self._path).as_uri() + "?mode=rw"]
+        cparams["uri"] = True
+
+    def _check_file(self) -> None:
+        if self._broken is not None:
+            raise DatabaseLost(self._broken)
+        if self._path is None:
+            return
+        path = self._path
+        try:
+            st = os.stat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            reason = f"the database file {path} was deleted while the server was running"
+        else:
+            folder = os.path.dirname(path)
+            if (st.st_dev, st.st_ino) != self._file_id:
+                reason = f"the database file {path} was replaced by another file while the server was running"
+            elif not os.access(path, os.W_OK):
+                reason = f"the database file {path} is no longer writable"
+            elif not os.access(folder, os.W_OK):  # SQLite writes its journal files beside it
+                reason = f"the database file {path} is no longer writable (its folder {folder} is not)"
+            else:
+                return
+        self._broken = reason
+        log.error("%s: no more writes", reason)
+        raise DatabaseLost(reason)
+
     @contextmanager
     def _tx(self, write: bool = False) -> Iterator[Connection]:
         if self._closed:
             raise RuntimeError("the store is closed")
-        with self._serial, self._engine.connect() as conn:
+        if write:
+            self._check_file()
+        with self._writer if write else nullcontext(), self._serial, self._engine.connect() as conn:
             if write:
                 conn.execution_options(**{_WRITE: True})
             with conn.begin():
                 yield conn
 
     @staticmethod
-    def _lock_match(conn: Connection, match_id: int) -> sa.Row[Any]:
-        # FOR UPDATE (PostgreSQL; SQLite's write lock is the whole file): appends to one match
-        # serialise, so each computes its next seq from the previous one's committed events.
+    def _clock(conn: Connection) -> datetime:
+        # PostgreSQL: the database's clock, the same for servers on several hosts
+        if conn.dialect.name == "postgresql":
+            now: datetime = conn.execute(sa.select(sa.func.now())).scalar_one()
+            return now.astimezone(UTC)
+        return _now()
+
+    def _free(self, owner: str | None, lease_until: datetime | None, now: datetime) -> bool:
+        """May this store take a row with this lease?"""
+        return (owner is None or owner == self.owner or lease_until is None or lease_until <= now
+                or _dead_here(owner))
+
+    @staticmethod
+    def _lock_match(conn: Connection, match_id: int) -> sa.Row[Any, Any, Any, Any]:
+        # FOR UPDATE (PostgreSQL; SQLite's write lock is the whole file): writes to one match
+        # serialise, so each computes its next seq from the previous one's committed events, and
+        # the owner and fence checked stay as they are until the commit.
+        m = matches_table.c
         row = conn.execute(
-            sa.select(matches_table.c.status, matches_table.c.hands)
-            .where(matches_table.c.id == match_id)
-            .with_for_update()
+            sa.select(m.status, m.hands, m.owner, m.fence).where(m.id == match_id).with_for_update()
         ).first()
         if row is None:
             raise _missing(match_id)
         return row
+
+    def _check_owned(self, match_id: int, row: sa.Row[Any, Any, Any, Any]) -> None:
+        with self._held:
+            fence = self._fences.get(match_id)
+        if row.owner == self.owner and row.fence == fence:
+            return
+        if row.owner is not None and row.owner != self.owner:
+            raise LeaseLost(f"match {match_id} is owned by another server ({row.owner})")
+        raise LeaseLost(f"match {match_id}: this server's lease on it ended")
+
+    def _forget_match(self, match_id: int) -> None:
+        with self._held:
+            self._fences.pop(match_id, None)
 
     @staticmethod
     def _require(conn: Connection, match_id: int) -> None:
         if conn.execute(sa.select(matches_table.c.id).where(matches_table.c.id == match_id)).first() is None:
             raise _missing(match_id)
 
-    # ---- writes ---------------------------------------------------------------------------
+    def _take_room(self, conn: Connection, code: str, now: datetime) -> sa.Row[Any, Any, Any] | None:
+        """The room's lease row, locked; LeaseLost unless it is free for this store; None if there is none."""
+        r = rooms_table.c
+        row = conn.execute(
+            sa.select(r.owner, r.lease_until, r.fence).where(r.code == code).with_for_update()
+        ).first()
+        if row is not None and not self._free(row.owner, row.lease_until, now):
+            raise LeaseLost(f"room {code} is owned by another server ({row.owner})")
+        return row
 
-    def create_match(self, room: str, rules: dict[str, Any], seed: int, players: list[dict[str, Any]]) -> int:
-        """A new match, status ``playing``; returns its id.
+    # ---- match writes ---------------------------------------------------------------------
 
-        ``players``: one per seat, ``{"seat": 0, "name": "alice", "kind": "human"|"bot", "bot": "baseline"|None}``.
+    def create_match(self, room: str, rules: dict[str, Any], seed: int, players: list[dict[str, Any]], *,
+                     settings: dict[str, Any] | None = None, seen: bool = False,
+                     replaces_room: str | None = None) -> int:
+        """A new match, status ``playing``, owned by this store; returns its id.
+
+        ``players``: one per seat, ``{"seat": 0, "name": "alice", "kind": "human"|"bot", "bot": "baseline"|None}``,
+        plus any keys of the server's own (kept as given; public reads drop those starting with
+        ``token``).  ``settings``: the room's settings (a JSON object).  ``seen``: a client already
+        connected (only seen matches are claimed after a restart).  ``replaces_room``: the code of
+        the waiting room this match starts from, deleted in the same transaction (if it exists;
+        :class:`LeaseLost`, and no match, if another server owns it).
         """
         _check_str("room", room, MAX_ROOM)
-        if not isinstance(rules, dict):
-            raise TypeError(f"rules must be a dict, got {rules!r}")
-        _check_json("rules", rules)
+        _check_object("rules", rules)
         if not _is_int(seed):
             raise TypeError(f"seed must be an int, got {seed!r}")
         if not -_INT64 <= seed < _INT64:
             raise ValueError(f"seed must fit in 64 bits, got {seed}")
         norm = _check_players(players)
+        if settings is not None:
+            _check_object("settings", settings)
+        if not isinstance(seen, bool):
+            raise TypeError(f"seen must be a bool, got {seen!r}")
+        if replaces_room is not None:
+            _check_str("replaces_room", replaces_room, MAX_ROOM)
         with self._tx(write=True) as conn:
+            now = self._clock(conn)
+            if replaces_room is not None and self._take_room(conn, replaces_room, now) is not None:
+                conn.execute(sa.delete(rooms_table).where(rooms_table.c.code == replaces_room))
             result = conn.execute(
                 sa.insert(matches_table).values(
                     room=room, status="playing", rules=rules, seed=seed, players=norm, scores=None, hands=0,
-                    created_at=_now(), finished_at=None,
+                    created_at=_now(), finished_at=None, owner=self.owner, lease_until=now + self._lease,
+                    fence=1, settings=settings, seen=seen,
                 )
             )
-            return int(result.inserted_primary_key[0])
+            key = result.inserted_primary_key
+            assert key is not None  # an INSERT of one row always has it
+            match_id = int(key[0])
+        with self._held:
+            self._fences[match_id] = 1
+            if replaces_room is not None:
+                self._room_fences.pop(replaces_room, None)
+        return match_id
 
-    def append_events(self, match_id: int, events: list[dict[str, Any]]) -> None:
+    def append_events(self, match_id: int, events: list[dict[str, Any]], *, at: int | None = None) -> None:
         """Append ``events`` in order, all or none (one transaction).
 
         The first event of a match must be ``start_game`` and nothing may follow ``end_game``; a
         finished or abandoned match takes no events (``ValueError``).
+
+        ``at``: how many events the caller believes are stored already.  With exactly that many
+        the events are appended; with more, of which those from ``at`` on are exactly ``events``, an
+        earlier try committed (its answer was lost) and nothing is written; else ``ValueError``.
         """
+        events, bodies = self._prepare_append(match_id, events, at)
+        with self._tx(write=True) as conn:
+            self._append(conn, match_id, events, bodies, at)
+
+    def append_many(self, items: Sequence[tuple[int, list[dict[str, Any]], int | None]]) -> list[Exception | None]:
+        """Several :meth:`append_events` ``(match_id, events, at)`` in one transaction: one commit (one
+        fsync) for the hands a busy server finishes together.  Each item is checked as
+        :meth:`append_events` checks it and is refused alone (a savepoint each); the answer holds None
+        or the refusal (``ValueError``, ``TypeError``, ``KeyError``, :class:`LeaseLost`) for each item,
+        in order.  A failure of the database itself raises, and then nothing is stored."""
+        results: list[Exception | None] = [None] * len(items)
+        work = []
+        for i, (match_id, events, at) in enumerate(items):
+            try:
+                work.append((i, match_id, *self._prepare_append(match_id, events, at), at))
+            except (TypeError, ValueError) as e:
+                results[i] = e
+        if not work:
+            return results
+        with self._tx(write=True) as conn:
+            for i, match_id, events, bodies, at in work:
+                try:
+                    with conn.begin_nested():
+                        self._append(conn, match_id, events, bodies, at)
+                except (TypeError, ValueError, KeyError, LeaseLost) as e:
+                    results[i] = e
+        return results
+
+    @staticmethod
+    def _prepare_append(match_id: Any, events: Any, at: Any) -> tuple[list[dict[str, Any]], list[str]]:
         _check_id(match_id)
         events = _check_events(events)
-        with self._tx(write=True) as conn:
-            row = self._lock_match(conn, match_id)
-            if row.status != "playing":
-                raise ValueError(f"match {match_id} is {row.status}: it takes no more events")
-            if not events:
-                return
-            last = conn.execute(
-                sa.select(events_table.c.seq, events_table.c.type)
-                .where(events_table.c.match_id == match_id)
-                .order_by(events_table.c.seq.desc())
-                .limit(1)
-            ).first()
-            seq = 0 if last is None else last.seq + 1
-            self._check_order(match_id, seq, None if last is None else last.type, events)
-            hands = sum(1 for ev in events if ev["type"] == "end_kyoku")
-            if hands:
-                conn.execute(
-                    sa.update(matches_table)
-                    .where(matches_table.c.id == match_id)
-                    .values(hands=matches_table.c.hands + hands)
-                )
-            rows = []
-            for i, ev in enumerate(events):
-                try:
-                    body = orjson.dumps(ev).decode()
-                except orjson.JSONEncodeError as e:
-                    # raised inside the transaction: the hands update above is rolled back too
-                    raise TypeError(f"event {i} for match {match_id} is not JSON-serialisable: {e}") from e
-                rows.append({"match_id": match_id, "seq": seq + i, "type": ev["type"], "body": body})
-            conn.execute(sa.insert(events_table), rows)
+        if at is not None and (not _is_int(at) or at < 0):
+            raise ValueError(f"at must be an int >= 0, got {at!r}")
+        return events, _event_bodies(match_id, events)
+
+    def _append(self, conn: Connection, match_id: int, events: list[dict[str, Any]], bodies: list[str],
+                at: int | None) -> None:
+        """The body of one append, inside the caller's transaction."""
+        row = self._lock_match(conn, match_id)
+        if row.status != "playing":
+            raise ValueError(f"match {match_id} is {row.status}: it takes no more events")
+        self._check_owned(match_id, row)
+        last = conn.execute(
+            sa.select(events_table.c.seq, events_table.c.type)
+            .where(events_table.c.match_id == match_id)
+            .order_by(events_table.c.seq.desc())
+            .limit(1)
+        ).first()
+        seq = 0 if last is None else last.seq + 1  # seqs run from 0 without gaps: the count stored
+        if at is not None and at != seq:
+            self._check_retry(conn, match_id, at, seq, bodies)
+            return
+        if not events:
+            return
+        self._check_order(match_id, seq, None if last is None else last.type, events)
+        hands = sum(1 for ev in events if ev["type"] == "end_kyoku")
+        if hands:
+            conn.execute(
+                sa.update(matches_table)
+                .where(matches_table.c.id == match_id)
+                .values(hands=matches_table.c.hands + hands)
+            )
+        rows = [{"match_id": match_id, "seq": seq + i, "type": ev["type"], "body": body}
+                for i, (ev, body) in enumerate(zip(events, bodies, strict=True))]
+        conn.execute(sa.insert(events_table), rows)
+
+    @staticmethod
+    def _check_retry(conn: Connection, match_id: int, at: int, stored: int, bodies: list[str]) -> None:
+        # a retry after a lost answer: what it would append is exactly what was stored from ``at`` on
+        if at > stored:
+            raise ValueError(f"match {match_id} has {stored} events stored, not {at}")
+        tail = list(
+            conn.scalars(
+                sa.select(events_table.c.body)
+                .where(events_table.c.match_id == match_id, events_table.c.seq >= at)
+                .order_by(events_table.c.seq)
+            )
+        )
+        if tail != bodies:
+            raise ValueError(f"match {match_id} has {stored} events stored, not {at}, and those from {at} on "
+                             f"({len(tail)}) are not the {len(bodies)} given")
 
     @staticmethod
     def _check_order(match_id: int, seq: int, last_type: str | None, events: Sequence[dict[str, Any]]) -> None:
@@ -488,13 +843,14 @@ class Store:
                 raise ValueError(f"match {match_id}: events after end_game (event {i})")
 
     def finish_match(self, match_id: int, scores: list[int]) -> None:
-        """Mark a playing match finished with its final scores (seat order)."""
+        """Mark a playing match finished with its final scores (seat order); this releases it."""
         _check_id(match_id)
         scores = _check_scores(scores)
         with self._tx(write=True) as conn:
             row = self._lock_match(conn, match_id)
             if row.status != "playing":
                 raise ValueError(f"match {match_id} is {row.status}, not playing: it cannot finish")
+            self._check_owned(match_id, row)
             last = conn.execute(
                 sa.select(events_table.c.type, events_table.c.body)
                 .where(events_table.c.match_id == match_id)
@@ -508,11 +864,12 @@ class Store:
             conn.execute(
                 sa.update(matches_table)
                 .where(matches_table.c.id == match_id)
-                .values(status="finished", scores=scores, finished_at=_now())
+                .values(status="finished", scores=scores, finished_at=_now(), owner=None, lease_until=None)
             )
+        self._forget_match(match_id)
 
     def abandon_match(self, match_id: int) -> None:
-        """Mark a playing match abandoned (kept, never resumed); abandoning twice does nothing."""
+        """Mark a playing match abandoned (kept, never resumed; this releases it); abandoning twice does nothing."""
         _check_id(match_id)
         with self._tx(write=True) as conn:
             row = self._lock_match(conn, match_id)
@@ -520,11 +877,192 @@ class Store:
                 return
             if row.status == "finished":
                 raise ValueError(f"match {match_id} is finished: it cannot be abandoned")
+            self._check_owned(match_id, row)
             conn.execute(
                 sa.update(matches_table)
                 .where(matches_table.c.id == match_id)
-                .values(status="abandoned", finished_at=_now())
+                .values(status="abandoned", finished_at=_now(), owner=None, lease_until=None)
             )
+        self._forget_match(match_id)
+
+    def mark_seen(self, match_id: int) -> None:
+        """Note that a client connected to the playing match: a restarted server resumes it."""
+        _check_id(match_id)
+        with self._tx(write=True) as conn:
+            row = self._lock_match(conn, match_id)
+            if row.status != "playing":
+                raise ValueError(f"match {match_id} is {row.status}, not playing")
+            self._check_owned(match_id, row)
+            conn.execute(sa.update(matches_table).where(matches_table.c.id == match_id).values(seen=True))
+
+    def discard_match(self, match_id: int) -> None:
+        """Delete a playing match with no events (one nobody ever connected to), leaving no trace."""
+        _check_id(match_id)
+        with self._tx(write=True) as conn:
+            row = self._lock_match(conn, match_id)
+            if row.status != "playing":
+                raise ValueError(f"match {match_id} is {row.status}: only a playing match can be discarded")
+            self._check_owned(match_id, row)
+            if conn.execute(sa.select(events_table.c.seq).where(events_table.c.match_id == match_id)
+                            .limit(1)).first() is not None:
+                raise ValueError(f"match {match_id} has events: abandon it instead")
+            conn.execute(sa.delete(matches_table).where(matches_table.c.id == match_id))
+        self._forget_match(match_id)
+
+    # ---- leases ---------------------------------------------------------------------------
+
+    def claim_matches(self) -> list[dict[str, Any]]:
+        """Acquire every playing, seen match that is free for this store; returns them oldest first.
+
+        Free: no owner, or this store, or a lease that ran out, or an owner on this host whose
+        process is gone (a server that crashed here is taken over at once).  Matches this store
+        already holds are not returned again, so calling this now and then takes over the matches
+        of servers that died.  Each is as :meth:`get_match`, with every player key (token hashes
+        included: the server needs them to accept the players' old tokens), plus ``"seen"`` and
+        ``"fence"``.
+        """
+        m = matches_table.c
+        with self._tx(write=True) as conn:
+            now = self._clock(conn)
+            candidates = conn.execute(
+                sa.select(m.id, m.owner, m.lease_until, m.fence).where(m.status == "playing", m.seen)
+            ).all()
+            won = self._acquire(conn, matches_table, m.id, candidates, self._fences, now)
+            rows = conn.execute(sa.select(matches_table).where(m.id.in_(won)).order_by(m.id)).all() if won else []
+        with self._held:
+            self._fences.update(won)
+        return [{**_match_dict(row, public=False), "seen": row.seen, "fence": row.fence} for row in rows]
+
+    def claim_rooms(self) -> list[dict[str, Any]]:
+        """Acquire every waiting room free for this store (as :meth:`claim_matches`); returns
+        ``[{"code", "data", "created_at", "updated_at"}]`` oldest first."""
+        r = rooms_table.c
+        with self._tx(write=True) as conn:
+            now = self._clock(conn)
+            candidates = conn.execute(sa.select(r.code, r.owner, r.lease_until, r.fence)).all()
+            won = self._acquire(conn, rooms_table, r.code, candidates, self._room_fences, now)
+            rows = (conn.execute(sa.select(rooms_table).where(r.code.in_(won)).order_by(r.created_at, r.code)).all()
+                    if won else [])
+        with self._held:
+            self._room_fences.update(won)
+        return [_room_dict(row) for row in rows]
+
+    def _acquire(self, conn: Connection, table: sa.Table, key: sa.Column[Any],
+                 candidates: Sequence[sa.Row[Any, Any, Any, Any]],
+                 held: dict[Any, int], now: datetime) -> dict[Any, int]:
+        """Take the free ``candidates`` (rows of key, owner, lease_until, fence); returns key -> new fence."""
+        with self._held:
+            mine = dict(held)
+        c = table.c
+        won: dict[Any, int] = {}
+        for row in candidates:
+            k = row[0]
+            if row.owner == self.owner and mine.get(k) == row.fence:
+                continue  # held already: a claim returns a row once
+            if not self._free(row.owner, row.lease_until, now):
+                continue
+            # compare-and-set on the lease as read: of two servers racing for a row one matches, and
+            # the other (on PostgreSQL, after waiting for the first one's row lock) updates nothing
+            result = conn.execute(
+                sa.update(table)
+                .where(key == k, c.fence == row.fence, c.owner.is_not_distinct_from(row.owner),
+                       c.lease_until.is_not_distinct_from(row.lease_until))
+                .values(owner=self.owner, lease_until=now + self._lease, fence=c.fence + 1)
+            )
+            if result.rowcount == 1:
+                won[k] = row.fence + 1
+        return won
+
+    def renew(self) -> tuple[set[int], set[str]]:
+        """Extend the lease of every playing match and every room this store owns; returns the
+        match ids and room codes it still holds (one it lost to another server is left out)."""
+        m, r = matches_table.c, rooms_table.c
+        with self._held:
+            before_m, before_r = dict(self._fences), dict(self._room_fences)
+        with self._tx(write=True) as conn:
+            until = self._clock(conn) + self._lease
+            conn.execute(sa.update(matches_table).where(m.status == "playing", m.owner == self.owner)
+                         .values(lease_until=until))
+            conn.execute(sa.update(rooms_table).where(r.owner == self.owner).values(lease_until=until))
+            owned_m: dict[int, int] = {
+                row.id: row.fence
+                for row in conn.execute(sa.select(m.id, m.fence).where(m.status == "playing", m.owner == self.owner))
+            }
+            owned_r: dict[str, int] = {
+                row.code: row.fence for row in conn.execute(sa.select(r.code, r.fence).where(r.owner == self.owner))
+            }
+        with self._held:
+            _forget_lost(self._fences, before_m, owned_m)
+            _forget_lost(self._room_fences, before_r, owned_r)
+            matches = {k for k, f in owned_m.items() if self._fences.get(k) == f}
+            rooms = {k for k, f in owned_r.items() if self._room_fences.get(k) == f}
+        return matches, rooms
+
+    def release_match(self, match_id: int) -> None:
+        """Give up this store's lease on the match (if it has one): another server may take it at once."""
+        _check_id(match_id)
+        m = matches_table.c
+        with self._tx(write=True) as conn:
+            conn.execute(sa.update(matches_table).where(m.id == match_id, m.owner == self.owner)
+                         .values(owner=None, lease_until=None))
+        self._forget_match(match_id)
+
+    def release_room(self, code: str) -> None:
+        """Give up this store's lease on the room (if it has one)."""
+        _check_str("room code", code, MAX_ROOM)
+        r = rooms_table.c
+        with self._tx(write=True) as conn:
+            conn.execute(sa.update(rooms_table).where(r.code == code, r.owner == self.owner)
+                         .values(owner=None, lease_until=None))
+        with self._held:
+            self._room_fences.pop(code, None)
+
+    def release_all(self) -> None:
+        """Give up every lease of this store (a graceful shutdown: a restarted server resumes at once)."""
+        with self._tx(write=True) as conn:
+            for table in (matches_table, rooms_table):
+                conn.execute(sa.update(table).where(table.c.owner == self.owner).values(owner=None, lease_until=None))
+        with self._held:
+            self._fences.clear()
+            self._room_fences.clear()
+
+    # ---- waiting rooms --------------------------------------------------------------------
+
+    def save_room(self, code: str, data: dict[str, Any]) -> None:
+        """Store the waiting room ``code`` (``data``: any JSON object), acquiring it if it is new or
+        free; :class:`LeaseLost` if another server owns it."""
+        _check_str("room code", code, MAX_ROOM)
+        _check_object("data", data)
+        r = rooms_table.c
+        with self._tx(write=True) as conn:
+            now = self._clock(conn)
+            row = self._take_room(conn, code, now)
+            with self._held:
+                held = self._room_fences.get(code)
+            if row is None:
+                fence = 1
+                try:
+                    conn.execute(sa.insert(rooms_table).values(
+                        code=code, data=data, owner=self.owner, lease_until=now + self._lease, fence=fence,
+                        created_at=_now(), updated_at=_now()))
+                except sa.exc.IntegrityError as e:
+                    # PostgreSQL: another server inserted the same code after our SELECT
+                    raise LeaseLost(f"room {code} was just created by another server") from e
+            else:
+                fence = row.fence if row.owner == self.owner and row.fence == held else row.fence + 1
+                conn.execute(sa.update(rooms_table).where(r.code == code).values(
+                    data=data, owner=self.owner, lease_until=now + self._lease, fence=fence, updated_at=_now()))
+        with self._held:
+            self._room_fences[code] = fence
+
+    def delete_room(self, code: str) -> None:
+        """Delete the waiting room (none: nothing to do); :class:`LeaseLost` if another server owns it."""
+        _check_str("room code", code, MAX_ROOM)
+        with self._tx(write=True) as conn:
+            if self._take_room(conn, code, self._clock(conn)) is not None:
+                conn.execute(sa.delete(rooms_table).where(rooms_table.c.code == code))
+        with self._held:
+            self._room_fences.pop(code, None)
 
     # ---- reads ----------------------------------------------------------------------------
 
@@ -550,7 +1088,8 @@ class Store:
 
     def get_match(self, match_id: int) -> dict[str, Any] | None:
         """``{"id", "room", "status", "rules", "seed", "players", "scores", "hands", "created_at",
-        "finished_at"}`` (timestamps: UTC ISO 8601), or None for an unknown id."""
+        "finished_at", "settings"}`` (timestamps: UTC ISO 8601), or None for an unknown id.  Player
+        keys starting with ``token`` (the server's token hashes) are left out."""
         _check_id(match_id)
         with self._tx() as conn:
             row = conn.execute(sa.select(matches_table).where(matches_table.c.id == match_id)).first()
@@ -571,13 +1110,15 @@ class Store:
             return [_match_dict(row) for row in conn.execute(query)]
 
     def unfinished_matches(self) -> list[dict[str, Any]]:
-        """Every match still ``playing`` (to resume after a restart), oldest first."""
+        """Every match still ``playing``, whoever owns it, oldest first (for tools; a server claims
+        with :meth:`claim_matches`).  As :meth:`get_match`, with every player key."""
         query = sa.select(matches_table).where(matches_table.c.status == "playing").order_by(matches_table.c.id)
         with self._tx() as conn:
-            return [_match_dict(row) for row in conn.execute(query)]
+            return [_match_dict(row, public=False) for row in conn.execute(query)]
 
     def close(self) -> None:
-        """Close every pooled connection; the store cannot be used afterwards."""
+        """Close every pooled connection; the store cannot be used afterwards (leases are kept:
+        call :meth:`release_all` first to hand them over at once)."""
         if not self._closed:
             self._closed = True
             self._engine.dispose()
