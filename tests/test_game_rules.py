@@ -9,6 +9,7 @@ the indicator is 7z (白): the wilds are 7z and 5z (中).
 import pytest
 
 from tjmj.game import IllegalAction, Match
+from tjmj.record import replay
 from tjmj.rules import CLASSIC, YIYOU, Rules
 from tjmj.score import score
 
@@ -592,3 +593,77 @@ def test_bare_claim_names_the_discard_on_offer_r4():
                 m.apply(seat, "pon")
         m.apply(seat, next((a for a in legal if a.type == "discard"), legal[0]))
     pytest.fail("no claim arose in the scripted seed")
+
+
+# ---- R8: no payment of 0 is listed, whatever its kind ---------------------------------------------
+
+
+def test_r8_r7_chan_units_zero_lists_no_chan_payment():
+    """R8 "A payment of 0 is not listed": with `chan_units: 0` a 铲 (R7) still happens (the event is
+    recorded) but the dealer pays nothing, so no 0-point chan payment appears; the record replays."""
+    w = script_wall(0, {0: "1z", 1: "1z", 2: "1z", 3: "1z"}, avoid="1z")
+    m = scripted_match(one_hand(chan_units=0), w, sit=1, pulls=(1, 0, 0))
+    play(m, "0 discard 1z", "1 discard 1z", "2 discard 1z", "3 discard 1z")
+    assert events_of(m, "chan")[-1]["actor"] == 0
+    end = run_out(m)
+    assert payments(m, "chan") == []
+    assert all(p["amount"] > 0 for p in end["payments"])
+    assert end["deltas"] == [0, 0, 0, 0]
+    zero_sum(m)
+    assert replay(m.events).ok, replay(m.events).summary()
+
+
+@pytest.mark.parametrize(("overrides", "reason"), [
+    ({"gold_kong_points": 0}, "kong"),  # R6: a 金杠 worth 0 points
+    ({"wild_discard_penalty": 0}, "penalty"),  # R2: no penalty
+])
+def test_r8_zero_kong_and_penalty_payments_not_listed(overrides, reason):
+    """R8: a payment of 0 is not listed — kong points (R6 `gold_kong_points: 0`) and the wild-discard
+    penalty (R2) alike; the hand still settles to zero and its record replays."""
+    # the dealer kongs its four 5z (gold: 5z is a wild under indicator 7z), then discards a wild 7z
+    w = script_wall(0, {0: "5555z7z"}, replacements="9s")
+    m = scripted_match(one_hand(**overrides), w)
+    play(m, "0 ankong 5z", "0 discard 7z")
+    assert events_of(m, "dahai")[-1]["wild"] is True
+    end = run_out(m)
+    assert payments(m, reason) == []
+    assert all(p["amount"] > 0 for p in end["payments"])
+    zero_sum(m)
+    assert replay(m.events).ok, replay(m.events).summary()
+
+
+def test_r8_pot_payment_cut_to_zero_not_listed():
+    """R8 锅牌: a payer at zero pays nothing more, and that 0 is not listed either."""
+    w = script_wall(0, {0: "1z", 1: "1z", 2: "1z", 3: "1z"}, avoid="1z")
+    # stake 1, the dealer sat with one pull from seat 1: 铲 of 4, 2, 2 is cut to 1, 0, 0
+    m = scripted_match(one_hand(settlement="pot", pot_stake=1), w, sit=1, pulls=(1, 0, 0))
+    play(m, "0 discard 1z", "1 discard 1z", "2 discard 1z", "3 discard 1z")
+    run_out(m)
+    assert payments(m, "chan") == [("chan", 0, 1, 1)]
+    zero_sum(m)
+
+
+# ---- R4: last_tiles_no_claim 0 = no limit ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("no_claim", "claims"), [(0, True), (1, False)])
+def test_r4_last_tiles_no_claim_zero_means_no_limit(no_claim, claims):
+    """R4: `last_tiles_no_claim: 0` (the default) is no limit: a pon or a discard kong is offered even
+    with no head tile left; any positive value forbids them at that many head tiles or fewer."""
+    assert "0: no limit" in Rules.describe()["last_tiles_no_claim"][2]  # what `tjmj rules` shows
+    # default dice: 67 head draws; without claims head draw n goes to seat (n + 1) % 4, so the last
+    # one (n = 66) is seat 3's; seat 1 holds three 8p and the 4th is that last draw
+    w = script_wall(0, {1: "888p"}, draws={66: "8p"}, avoid="8p")
+    m = scripted_match(one_hand(last_tiles_no_claim=no_claim), w)
+    assert draw_until(m, 67) == 3 and drawn(m, 3) == "8p"
+    assert m.wall.live_count == 0 == m.observation(3)["wall_left"]
+    play(m, "3 discard 8p")
+    if claims:
+        assert m.phase == "claim" and m.to_act == 1
+        assert legal(m) == ["pon 8p", "kong 8p", "pass"]
+        play(m, "1 kong 8p")  # the replacement comes from the tail reserve (R3)
+        assert m.events[-1]["type"] == "tsumo" and m.events[-1]["replacement"] is True
+        assert m.to_act == 1
+        run_out(m)
+    assert events_of(m, "ryukyoku")  # then (or at once, with no claim) the next head draw is missing (R3)
+    zero_sum(m)

@@ -394,13 +394,15 @@ def test_deleted_event(type_: str) -> None:
 
 
 def test_deleted_end_game_and_truncated_record() -> None:
+    """A record that stops early is incomplete, not a divergence (it used to be kind "missing")."""
     events = play("classic8", 0)
-    d = replay(events[:-1]).divergence
-    assert d is not None and (d.index, d.kind) == (len(events) - 1, "missing")
-    assert d.got == events[-1]
+    r = replay(events[:-1])
+    assert r.divergence is None and r.status == "incomplete" and not r.ok
+    assert r.incomplete is not None and "end_game" in r.incomplete
     k = index_of(events, "dahai", nth=20)
-    d = replay(events[:k]).divergence  # cut just before a discard: the engine waits for it
-    assert d is not None and (d.index, d.kind) == (k, "missing") and "not over" in d.explanation
+    r = replay(events[:k])  # cut just before a discard: the engine waits for it
+    assert r.divergence is None and r.status == "incomplete" and r.compared == k
+    assert r.incomplete is not None and "waits for" in r.incomplete
 
 
 def test_extra_events_after_the_end() -> None:
@@ -585,3 +587,104 @@ def test_scripted_walls_replay_from_the_record() -> None:
     del stripped[1]["wall"]
     d = replay(stripped).divergence
     assert d is not None and (d.index, d.kind) == (1, "mismatch") and "dice" in d.explanation
+
+
+# ------------------------------------------------------------------------------------------
+# incomplete records: cut off before the match ends
+# ------------------------------------------------------------------------------------------
+
+
+def test_cut_after_a_complete_hand_is_incomplete() -> None:
+    """Cut just after a hand's end_kyoku: every event up to there is re-run, wins re-scored, payments checked."""
+    events = play("pot8", 1)
+    k = index_of(events, "end_kyoku", nth=2)
+    cut = events[: k + 1]
+    r = replay(cut)
+    assert (r.status, r.ok, r.divergence) == ("incomplete", False, None)
+    assert r.compared == len(cut) == r.events and r.hands == 3
+    assert r.wins == sum(ev["type"] == "hora" for ev in cut)
+    assert r.payments == sum(len(ev["payments"]) for ev in cut if ev["type"] == "end_kyoku") > 0
+    assert r.incomplete is not None and f"after event {k} " in r.incomplete
+    assert r.summary().startswith("incomplete record: ")
+    d = r.to_dict()
+    assert (d["ok"], d["status"], d["divergence"]) == (False, "incomplete", None) and d["incomplete"]
+
+
+@pytest.mark.parametrize("after", ["tsumo", "dahai", "pon", "hora"])
+def test_cut_mid_hand_is_incomplete(after: str) -> None:
+    """Cut inside a hand, right after a draw, a discard (the draw it leads to is missing), a pon or a win
+    (its end_kyoku is missing)."""
+    for name, seed in CASES:
+        events = play(name, seed)
+        hits = [i for i, ev in enumerate(events) if ev["type"] == after]
+        if hits:
+            break
+    k = hits[len(hits) // 2]
+    r = replay(events[: k + 1])
+    assert r.status == "incomplete" and r.divergence is None, r.summary()
+    assert r.compared == k + 1
+    assert r.wins == sum(ev["type"] == "hora" for ev in events[: k + 1])
+
+
+def test_cut_record_that_diverges_earlier_reports_the_divergence() -> None:
+    """A cut record with a real divergence before the cut: the divergence, as for a whole record."""
+    events = play("pot8", 1)
+    k = index_of(events, "hora")
+    events[k]["fan"] += 1
+    cut = events[: index_of(events, "end_kyoku", lambda ev: True, nth=2) + 1]
+    r = replay(cut)
+    assert r.status == "diverges" and r.incomplete is None
+    assert r.divergence is not None and r.divergence.index == k
+
+
+def test_cut_before_the_first_hand_is_incomplete() -> None:
+    """Only start_game: the engine waits for the dealer's sit choice (R7)."""
+    events = play("classic8", 0)
+    r = replay(events[:1])
+    assert r.status == "incomplete" and r.incomplete is not None and "sit" in r.incomplete
+
+
+def test_cli_incomplete_record(tmp_path: Path) -> None:
+    """`tjmj replay` of the first N lines of a record: "incomplete record", exit 3 (0 with --allow-incomplete)."""
+    events = play("classic8", 1)
+    k = index_of(events, "dahai", nth=30)
+    path = tmp_path / "cut.jsonl"
+    write_record(events[:k], path)
+    res = invoke(str(path))
+    assert res.exit_code == 3, res.output
+    assert res.stdout.startswith(f"match 1: incomplete record (ends at line {k}): ")
+    assert "diverges" not in res.stdout and "every event and payment up to the cut matches" in res.stdout
+    res = invoke(str(path), "--allow-incomplete")
+    assert res.exit_code == 0, res.output
+    res = invoke(str(path), "--json")
+    assert res.exit_code == 3
+    obj = json.loads(res.stdout)
+    assert (obj["ok"], obj["status"], obj["divergence"], obj["last_line"]) == (False, "incomplete", None, k)
+
+
+def test_cli_incomplete_and_diverging_matches(tmp_path: Path) -> None:
+    """Several matches: a divergence wins over an incomplete record (exit 1); the last line counts each."""
+    a, b, c = play("classic8", 0), play("yiyou8", 0), play("pot8", 1)
+    c[index_of(c, "hora")]["fan"] += 1
+    path = tmp_path / "mixed.jsonl"
+    write_record(a + b[:100] + c, path)
+    res = invoke(str(path))
+    assert res.exit_code == 1, res.output
+    out = res.stdout.splitlines()
+    assert out[1].startswith("match 2: incomplete record (ends at line ")
+    assert out[-1] == "3 matches: 1 match, 1 incomplete, 1 diverge"
+    write_record(a + b[:100], path)
+    res = invoke(str(path), "--allow-incomplete")
+    assert res.exit_code == 0 and res.stdout.splitlines()[-1] == "2 matches: 1 match, 1 incomplete, 0 diverge"
+
+
+@pytest.mark.parametrize("reason", ["win", "kong", "chan", "penalty"])
+def test_check_end_kyoku_rejects_a_zero_payment_of_any_kind(reason: str) -> None:
+    """R8: "A payment of 0 is not listed" — replay's re-check refuses one, whatever its reason."""
+    events = play("pot8", 1)
+    end = events[index_of(events, "end_kyoku", lambda ev: ev["payments"])]
+    zero = {**end, "payments": [*end["payments"], {"reason": reason, "payer": 0, "payee": 1, "amount": 0}]}
+    problem = check_end_kyoku(zero) or ""
+    assert f"({reason}) is 0" in problem and "R8" in problem
+    odd = {**end, "payments": [{**end["payments"][0], "reason": "tip"}]}
+    assert "reasons are win, kong, chan, penalty" in (check_end_kyoku(odd) or "")

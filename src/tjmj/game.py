@@ -46,7 +46,7 @@ class Action(NamedTuple):
 
     type: str
     tile: Tile | None = None
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose: the public field name
 
     def __str__(self) -> str:
         if self.type in ("sit", "pull"):
@@ -493,10 +493,17 @@ class Match:
         base = self.rules.base
         pays: list[Payment] = []
 
+        def add(reason: str, payer: int, payee: int, units: int) -> None:
+            # R8: a payment of 0 is not listed, whatever its kind (chan_units, gold_kong_points and
+            # wild_discard_penalty may be 0); the settlement then lists only real transfers
+            amount = units * base * self.multiplier(payer, payee)
+            if amount:
+                pays.append(Payment(reason, payer, payee, amount))
+
         def each_other(payee: int, units: int, reason: str) -> None:
             for p in range(SEATS):
-                if p != payee and units:
-                    pays.append(Payment(reason, p, payee, units * base * self.multiplier(p, payee)))
+                if p != payee:
+                    add(reason, p, payee, units)
 
         if winner >= 0:
             each_other(winner, fan, "win")
@@ -510,13 +517,11 @@ class Match:
         if self.chan:
             for p in range(SEATS):
                 if p != self.dealer:
-                    pays.append(Payment("chan", self.dealer, p, self.rules.chan_units * base * self.multiplier(self.dealer, p)))
-        if self.rules.wild_discard_penalty:
-            for s in self.penalties:
-                for p in range(SEATS):
-                    if p != s:
-                        units = self.rules.wild_discard_penalty * base * self.multiplier(s, p)
-                        pays.append(Payment("penalty", s, p, units))
+                    add("chan", self.dealer, p, self.rules.chan_units)
+        for s in self.penalties:
+            for p in range(SEATS):
+                if p != s:
+                    add("penalty", s, p, self.rules.wild_discard_penalty)
         if self.rules.settlement == "pot":
             capped = []
             for pay in sorted(pays, key=lambda x: ("win", "kong", "chan", "penalty").index(x.reason)):

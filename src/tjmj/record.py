@@ -38,11 +38,13 @@ from .wall import Dice
 
 __all__ = [
     "EVENT_FIELDS",
+    "PAYMENT_REASONS",
     "SEAT_WINDS",
     "Divergence",
     "RecordError",
     "RecordWriter",
     "ReplayResult",
+    "STATUSES",
     "check_end_kyoku",
     "check_hora",
     "iter_matches",
@@ -80,6 +82,7 @@ EVENT_FIELDS: dict[str, dict[str, str]] = {
     "end_kyoku": {"payments": _LIST, "deltas": _LIST, "scores": _LIST},
     "end_game": {"scores": _LIST},
 }
+PAYMENT_REASONS = ("win", "kong", "chan", "penalty")  # R8: the kinds a settlement lists
 _PYTYPE: dict[str, type | tuple[type, ...]] = {_INT: int, _STR: str, _BOOL: bool, _LIST: list, _OBJ: dict}
 
 
@@ -131,7 +134,7 @@ def write_record(events: Iterable[dict[str, Any]], target: str | os.PathLike[str
     serialised first and the lines are written in one call, so a bad event writes nothing.
     ``events`` may hold several matches one after another.
     """
-    if hasattr(target, "write"):
+    if not isinstance(target, str | os.PathLike):  # an open file (anything with write)
         lines = [_dumps(ev) for ev in events]
         data = b"".join(lines)
         if isinstance(target, io.TextIOBase):
@@ -390,8 +393,9 @@ class Divergence:
 
     ``kind``: ``mismatch`` (the engine emitted another event), ``illegal`` (the engine refused the
     recorded action), ``unexpected`` (the record's next event is not an action the engine waits
-    for), ``missing`` (the record ends early), ``extra`` (events after the match ended), ``check``
-    (an independent check of a hora or a settlement failed), ``start`` (no match can be started).
+    for), ``extra`` (events after the match ended), ``check`` (an independent check of a hora or a
+    settlement failed), ``start`` (no match can be started).  A record that merely stops early is
+    not a divergence: see :attr:`ReplayResult.incomplete`.
     """
 
     index: int  # 0-based position in the match's events
@@ -408,9 +412,18 @@ class Divergence:
         return f"event {self.index}: {self.explanation}"
 
 
+STATUSES = ("ok", "incomplete", "diverges")  # ReplayResult.status
+
+
 @dataclass
 class ReplayResult:
-    """The verdict of :func:`replay` on one match."""
+    """The verdict of :func:`replay` on one match.
+
+    ``status`` is ``ok`` (the whole match, start_game to end_game, matches), ``diverges`` (see
+    ``divergence``) or ``incomplete``: the record stops before the match is over (cut off, or no
+    ``end_game``) and every event up to the cut matches; ``incomplete`` then says what the engine
+    expected next.  Only ``ok`` counts as :attr:`ok`.
+    """
 
     events: int  # events in the record
     hands: int  # start_kyoku events in the record
@@ -418,28 +431,39 @@ class ReplayResult:
     wins: int = 0  # hora events re-scored independently
     payments: int = 0  # payments compared
     divergence: Divergence | None = None
+    incomplete: str | None = None  # the record stops early: what the engine expected next
     notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.divergence is None
+        return self.divergence is None and self.incomplete is None
+
+    @property
+    def status(self) -> str:
+        if self.divergence is not None:
+            return "diverges"
+        return "incomplete" if self.incomplete is not None else "ok"
 
     def summary(self) -> str:
-        if self.ok:
-            return (f"{self.events} events, {self.hands} hands — every event and payment matches "
-                    f"({self.payments} payments, {self.wins} wins re-scored)")
-        assert self.divergence is not None
-        return f"diverges at {self.divergence}"
+        checked = f"({self.payments} payments, {self.wins} wins re-scored)"
+        if self.divergence is not None:
+            return f"diverges at {self.divergence}"
+        if self.incomplete is not None:
+            return (f"incomplete record: {self.events} events, {self.hands} hands, cut before the match is over "
+                    f"({self.incomplete}) — every event and payment up to the cut matches {checked}")
+        return f"{self.events} events, {self.hands} hands — every event and payment matches {checked}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
+            "status": self.status,
             "events": self.events,
             "hands": self.hands,
             "compared": self.compared,
             "wins": self.wins,
             "payments": self.payments,
             "divergence": self.divergence.to_dict() if self.divergence else None,
+            "incomplete": self.incomplete,
         }
 
 
@@ -468,12 +492,16 @@ def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = No
     net = [0, 0, 0, 0]
     for i, p in enumerate(ev.get("payments") or []):
         try:
-            payer, payee, amount = p["payer"], p["payee"], p["amount"]
-            if not (isinstance(amount, int) and amount > 0 and payer in range(4) and payee in range(4)
-                    and payer != payee):
+            payer, payee, amount, reason = p["payer"], p["payee"], p["amount"], p["reason"]
+            if not (isinstance(amount, int) and not isinstance(amount, bool) and amount >= 0
+                    and payer in range(4) and payee in range(4) and payer != payee):
                 raise ValueError
         except (KeyError, TypeError, ValueError):
             return f"payment {i} is not a positive transfer between two seats: {_json_text(p)}"
+        if reason not in PAYMENT_REASONS:
+            return f"payment {i} has the reason {_json_text(reason)}; reasons are {', '.join(PAYMENT_REASONS)} (R8)"
+        if amount == 0:  # every kind alike: a 0 would be a payment that pays nothing
+            return f"payment {i} ({reason}) is 0, but a payment of 0 is not listed (R8): {_json_text(p)}"
         net[payer] -= amount
         net[payee] += amount
     deltas = ev.get("deltas")
@@ -493,6 +521,14 @@ def _names_by_player(start: dict[str, Any]) -> list[str]:
     for s, p in enumerate(seating):
         by_player[p] = names[s]
     return by_player
+
+
+_PHASE_WORDS = {
+    "sit": "to choose whether to sit (坐庄)",
+    "pull": "to choose its pulls (拉庄)",
+    "turn": "to discard, kong or win",
+    "claim": "to claim or pass the discard",
+}
 
 
 def _action_for(m: Match, nxt: dict[str, Any]) -> tuple[Action | None, str]:
@@ -542,6 +578,10 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
     (R4).  Every engine event must equal the recorded one; each ``hora`` is re-scored (R5) and each
     ``end_kyoku`` checked for zero-sum payments and consistent deltas and scores (R8).
 
+    A record that stops before the match is over (cut off mid-match, or without ``end_game``) is
+    checked up to where it stops; if nothing diverges there, the result is ``incomplete``, not a
+    divergence.
+
     ``walls``: the scripted walls of a match made with ``Match(..., walls=...)`` (tests); the
     record does not hold them, so such a match replays only when they are given again.
     """
@@ -572,8 +612,9 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
         for got in new:
             i = res.compared
             if i >= len(rec):
-                diverge(i, "missing", got, f"the record ends after {len(rec)} events, but the engine goes on "
-                                           f"with {_brief(got)}")
+                # the record stops inside what one action caused (e.g. after a dahai, before the
+                # draw it leads to; or without end_game): cut off, not a different game
+                res.incomplete = f"after event {i - 1} the engine goes on with {_brief(got)}"
                 return False
             exp = rec[i]
             if got != exp:
@@ -605,8 +646,8 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
     while not m.is_over:
         i = res.compared
         if i >= len(rec):
-            return diverge(i, "missing", None, f"the record ends after {len(rec)} events, but the match is not over: "
-                                               f"the engine waits for {_seat(m.to_act)} ({m.phase})")
+            res.incomplete = f"after event {i - 1} the engine waits for {_seat(m.to_act)} {_PHASE_WORDS[m.phase]}"
+            return res
         nxt = rec[i]
         try:
             action, why = _action_for(m, nxt)

@@ -28,7 +28,7 @@ _CHOICES: dict[str, tuple[Any, str, str]] = {
     "wild_discard_penalty": ((0, 1000), "R2", "units a wild discarder (小相公) pays each other player"),
     "seating": (("random", "dafeng"), "R3", "seat winds at random, or simulated 打风 with four wind tiles"),
     "wild_method": (("dice", "flip"), "R3", "打混儿 (dice from the tail) or 翻混儿 (the 跳牌 leftover)"),
-    "last_tiles_no_claim": ((0, 136), "R4", "with this many head tiles or fewer left, no pon or discard kong"),
+    "last_tiles_no_claim": ((0, 136), "R4", "with this many head tiles or fewer left, no pon or discard kong (0: no limit)"),
     "min_fan": ((1, 1000), "R5.2", "smallest fan that may win (2: 死提溜 cannot win)"),
     "hundiao_alone_wins": ((True, False), "R5.2", "whether a hand whose only element is 混儿吊 may win"),
     "suben": ((True, False), "R5.1", "score 素本 (×2 on 本混儿龙 with one of each wild kind playing itself)"),
