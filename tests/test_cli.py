@@ -480,3 +480,23 @@ def test_subprocess_batch_reader_gone(tmp_path: Path) -> None:
     err = p.stderr.read()
     assert p.wait(timeout=120) == 1
     assert first.startswith(b'{"complete":true') and b"Traceback" not in err and b"Exception" not in err
+
+
+def test_subprocess_output_paths_and_outside_bots_fail_in_one_line(tmp_path: Path) -> None:
+    """The real `tjmj` program: an output path that cannot be written or an outside bot that cannot
+    start is one `Error:` line on stderr and exit status 2, never a traceback."""
+    cmd = _tjmj_command()
+    missing = str(tmp_path / "no" / "dir")
+    cases = [
+        (["simulate", "--hands", "5", "--out", f"{missing}/x.jsonl"], f"--out {missing}/x.jsonl"),
+        (["tournament", "--bots", "baseline,random,baseline,random", "--bot-log", f"{missing}/log.txt"],
+         f"--bot-log {missing}/log.txt"),
+        (["simulate", "--hands", "5", "--bots", "cmd:no-such-program-xyz"], "'cmd:no-such-program-xyz'"),
+        (["tournament", "--bots", "baseline,random,baseline,cmd:no-such-program-xyz"], "'cmd:no-such-program-xyz'"),
+    ]
+    for args, needle in cases:
+        p = subprocess.run([*cmd, *args], capture_output=True, timeout=120)
+        err = p.stderr.decode("utf-8")
+        assert p.returncode == 2 and p.stdout == b"", (args, err)
+        assert "Traceback" not in err and len(err.splitlines()) == 1 and err.startswith("Error: ")
+        assert needle in err

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tjmj.bots.external import ExternalBot, safe_default
+from tjmj.bots.external import BotStartError, ExternalBot, safe_default
 from tjmj.game import Action, Match
 from tjmj.rules import CLASSIC
 from tjmj.tournament import play, tournament
@@ -115,13 +115,52 @@ def test_errors_are_counted_in_the_tournament(tmp_path: Path) -> None:
     assert sum(v.points for v in r.stats.values()) == 0
 
 
-def test_missing_program_is_a_crash() -> None:
-    bot = ExternalBot(["/nonexistent/bot-program"])
-    m = _one_hand(bot)
-    assert m.is_over and dict(bot.errors) == {"crash": 1} and bot.defaults == bot.decisions
+def test_missing_program_raises_instead_of_a_crash() -> None:
+    """A program that cannot be started is a wrong bot name, not a crash: BotStartError (a ValueError
+    and an OSError) at construction, naming the bot and the problem (it used to count as a crash)."""
+    for argv, problem in ((["/nonexistent/bot-program"], "no such file"),
+                          (["no-such-program-xyz"], "'no-such-program-xyz' is not found on PATH")):
+        with pytest.raises(BotStartError, match=problem) as info:
+            ExternalBot(argv)
+        assert isinstance(info.value, ValueError) and isinstance(info.value, OSError)
+        assert "cannot start the outside bot 'cmd:" in str(info.value)
+    with pytest.raises(BotStartError, match="no-such-program-xyz"):
+        ExternalBot("no-such-program-xyz --flag")
 
 
-def test_the_bot_sees_only_what_its_seat_may_see(tmp_path: Path) -> None:
+def test_python_where_only_python3_exists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cmd:python ...` on a system with only python3: refused with a hint, not played as a crash."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "python3").symlink_to(sys.executable)
+    monkeypatch.setenv("PATH", str(bindir))
+    with pytest.raises(BotStartError, match=r"'python' is not found on PATH \(did you mean python3\?\)"):
+        ExternalBot("python examples/bots/simple_bot.py")
+    ExternalBot("python3 examples/bots/simple_bot.py").close()  # found: nothing is started yet
+
+
+def test_a_program_the_system_refuses_raises(tmp_path: Path) -> None:
+    """Found and executable, but not runnable (a script without a #! line): the first start raises
+    BotStartError in the match instead of counting a crash."""
+    script = tmp_path / "no_shebang.py"
+    script.write_text("print('hi')\n")
+    script.chmod(0o755)
+    bot = ExternalBot([str(script)])
+    with pytest.raises(BotStartError, match="no_shebang.py"):
+        _one_hand(bot)
+    assert not bot.errors  # not a crash
+
+
+def test_not_executable_file_is_refused(tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text("")
+    with pytest.raises(BotStartError, match="is not executable"):
+        ExternalBot([str(script)])
+
+
+def recorder(tmp_path: Path, answer: str) -> tuple[Path, Path]:
+    """An outside bot that writes every line it receives to a log and answers each request with
+    ``answer`` (a Python expression over ``msg``): (the log, the script)."""
     log = tmp_path / "seen.jsonl"
     script = tmp_path / "recorder.py"
     script.write_text(
@@ -131,8 +170,13 @@ def test_the_bot_sees_only_what_its_seat_may_see(tmp_path: Path) -> None:
         "    out.write(line); out.flush()\n"
         "    msg = json.loads(line)\n"
         "    if msg['type'] == 'request':\n"
-        "        print(json.dumps({'type': 'action', 'id': msg['id'], 'action': msg['legal'][0]}), flush=True)\n"
+        f"        print(json.dumps({answer}), flush=True)\n"
     )
+    return log, script
+
+
+def test_the_bot_sees_only_what_its_seat_may_see(tmp_path: Path) -> None:
+    log, script = recorder(tmp_path, "{'type': 'action', 'id': msg['id'], 'action': msg['legal'][0]}")
     bot = ExternalBot([sys.executable, str(script)])
     m = _one_hand(bot)
     msgs = [json.loads(x) for x in log.read_text().splitlines()]
@@ -172,14 +216,16 @@ def test_safe_default() -> None:
     legal = [Action.parse(t) for t in ("discard 1m", "discard 5m", "win")]
     assert str(safe_default(legal, {"drawn": "5m"})) == "discard 5m"
     assert str(safe_default(legal, {"drawn": None})) == "discard 1m"
-    assert str(safe_default([Action.parse("sit 1"), Action.parse("sit 0")], {})) == "sit 1"
+    # never sit or pull above 0 (R7): the safe default used to take "sit 1", the first legal action
+    assert str(safe_default([Action.parse("sit 1"), Action.parse("sit 0")], {})) == "sit 0"
+    assert str(safe_default([Action.parse(f"pull {n}") for n in range(3)], {})) == "pull 0"
 
 
 def test_empty_command_is_refused() -> None:
     with pytest.raises(ValueError):
         ExternalBot("   ")
     with pytest.raises(ValueError):
-        ExternalBot("python bot.py", timeout=0)
+        ExternalBot("python3 bot.py", timeout=0)
 
 
 def test_simulate_runs_an_outside_bot_and_its_records_replay(tmp_path):
@@ -197,3 +243,164 @@ def test_simulate_runs_an_outside_bot_and_its_records_replay(tmp_path):
     assert summary.hands == 8
     (events,) = list(read_records(out))
     assert replay(events).ok
+
+
+# ---- safe fallbacks on the dealer's first turn and after a pon (drawn is null) ----------------------
+
+# indicator 9m: the wilds are 9m and 1m, the lowest kinds, so "the first discard" is a wild (R2)
+_FIRST_TURN = dict(hands={0: "2222p345p678s11z1m9m"}, indicator="9m")  # complete: 天胡 (R5.5) and ankong 2p
+
+
+def _simple_bot() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("simple_bot", ROOT / "examples" / "bots" / "simple_bot.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _dealer_first_turn() -> tuple[Match, int]:
+    from .scripted import script_wall, scripted_match
+
+    m = scripted_match(CLASSIC.replace(match_hands=1), script_wall(0, **_FIRST_TURN))  # type: ignore[arg-type]
+    return m, 0
+
+
+def _after_a_pon() -> tuple[Match, int]:
+    from .scripted import play as play_steps
+    from .scripted import script_wall, scripted_match
+
+    m = scripted_match(CLASSIC.replace(match_hands=1), script_wall(0, {0: "6z", 2: "66z1m"}, indicator="9m"))
+    play_steps(m, "0 discard 6z", "2 pon 6z")
+    return m, 2
+
+
+def _is_safe(choice: str, legal: list[str], wilds: list[str]) -> bool:
+    plain = [a for a in legal if a.startswith("discard ") and a.split()[1] not in wilds]
+    return choice in plain
+
+
+@pytest.mark.parametrize("situation", ["dealer_first_turn", "after_a_pon"])
+def test_safe_fallbacks_when_drawn_is_null(situation: str) -> None:
+    """docs/bot-protocol.md: `drawn` is null on the dealer's first turn and after a pon, where the first
+    legal action is a kong, a win or a wild discard.  The engine's safe default and the example bot's
+    fallback must take a plain (non-wild) discard there (they used to take the first legal action)."""
+    m, seat = _dealer_first_turn() if situation == "dealer_first_turn" else _after_a_pon()
+    obs = m.observation(seat)
+    legal = m.legal_actions(seat)
+    texts = [str(a) for a in legal]
+    assert obs["drawn"] is None and obs["phase"] == "turn"
+    assert obs["wilds"] == ["9m", "1m"]
+    if situation == "dealer_first_turn":
+        assert texts[:2] == ["ankong 2p", "win"] and {"discard 1m", "discard 9m"} <= set(texts)
+    else:
+        assert texts[0] == "discard 1m" and "ankong" not in " ".join(texts) and "win" not in texts
+    engine = str(safe_default(legal, obs))
+    example = _simple_bot().safe(texts, json.loads(json.dumps(obs)))
+    for choice in (engine, example):
+        assert _is_safe(choice, texts, obs["wilds"]), choice
+    m.apply(seat, engine)  # and it is legal
+
+
+def test_safe_default_prefers_the_drawn_tile_unless_wild() -> None:
+    legal = [Action.parse(t) for t in ("ankong 3p", "win", "discard 1m", "discard 3p", "discard 7s", "discard 8s")]
+    obs = {"wilds": ["1m", "2m"], "hand": ["1m", "3p", "3p", "3p", "3p", "7s", "8s"], "drawn": "7s"}
+    assert str(safe_default(legal, obs)) == "discard 7s"
+    obs["drawn"] = "1m"  # a drawn wild is kept: the most isolated plain tile goes instead
+    assert str(safe_default(legal, obs)) == "discard 7s"  # 7s and 8s touch (3 each), 3p is a kong (12)
+    only_wilds = [Action.parse(t) for t in ("ankong 1m", "discard 1m")]
+    assert str(safe_default(only_wilds, {"wilds": ["1m"], "hand": ["1m"] * 4})) == "ankong 1m"  # nothing plain
+
+
+def test_example_bot_safe_matches_the_rules() -> None:
+    bot = _simple_bot()
+    assert bot.safe(["sit 1", "sit 0"], {}) == "sit 0"
+    assert bot.safe(["pull 0", "pull 1"], {}) == "pull 0"
+    assert bot.safe(["pon 5m", "kong 5m", "pass"], {}) == "pass"
+    obs = {"wilds": ["1m", "2m"], "hand": ["1m", "5p", "7s", "8s"], "drawn": "8s"}
+    assert bot.safe(["win", "discard 1m", "discard 5p", "discard 7s", "discard 8s"], obs) == "discard 8s"
+    obs["drawn"] = None
+    assert bot.safe(["win", "discard 1m", "discard 5p", "discard 7s", "discard 8s"], obs) == "discard 5p"
+
+
+# ---- the documented messages are the messages sent ------------------------------------------------
+
+
+def _doc_tables() -> dict[str, list[list[tuple[str, str]]]]:
+    """docs/bot-protocol.md: per ``### `` section, its tables as (first cell's `name`, rest of the row)."""
+    import re
+
+    text = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    out: dict[str, list[list[tuple[str, str]]]] = {}
+    for section in re.split(r"^### ", text, flags=re.M)[1:]:
+        title, _, body = section.partition("\n")
+        tables: list[list[tuple[str, str]]] = []
+        rows: list[tuple[str, str]] | None = None
+        for line in body.splitlines():
+            if line.startswith("|"):
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                name = re.fullmatch(r"`([^`]+)`", cells[0])
+                if rows is None:
+                    rows = []
+                    tables.append(rows)
+                if name:
+                    rows.append((name.group(1), " | ".join(cells[1:])))
+            else:
+                rows = None
+        out[title.strip()] = tables
+    return out
+
+
+def _names(cell: str) -> set[str]:
+    import re
+
+    return set(re.findall(r"`([a-z_]+)`", cell))
+
+
+def test_documented_fields_are_the_fields_sent(tmp_path: Path) -> None:
+    """Every field of hello, the events, request, the observation (and seats[i]) and end, as
+    docs/bot-protocol.md lists them, equals what a real outside bot receives: the doc cannot drift."""
+    from tjmj.record import EVENT_FIELDS
+
+    log, script = recorder(tmp_path, "{'type': 'none', 'id': msg['id']}")
+    bot = ExternalBot([sys.executable, str(script)])
+    try:
+        play(CLASSIC.replace(match_hands=3), 4, [bot, *(_baseline() for _ in range(3))])
+    finally:
+        bot.close()
+    msgs = [json.loads(x) for x in log.read_text().splitlines()]
+    docs = _doc_tables()
+
+    def fields(title: str, table: int = 0) -> set[str]:
+        return {name for name, _ in docs[title][table]}
+
+    hello = msgs[0]
+    assert hello["type"] == "hello" and set(hello) == fields("`hello`")
+    assert msgs[-1] == {"type": "end"}
+    requests = [x for x in msgs if x["type"] == "request"]
+    assert requests and all(set(r) == fields("`request`") for r in requests)
+    obs_rows = docs["The observation"][0]
+    always = {n for n, rest in obs_rows if "*turn/claim:*" not in rest}
+    dealt = {n for n, rest in obs_rows if "*turn/claim:*" in rest}
+    phases = set()
+    for r in requests:
+        obs = r["observation"]
+        phases.add(obs["phase"])
+        expected = always | dealt if obs["phase"] in ("turn", "claim") else always
+        assert set(obs) == expected, obs["phase"]
+        assert obs["legal_actions"] == r["legal"] and obs["to_act"] == obs["seat"] == hello["seat"]
+        for st in obs.get("seats", []):
+            assert set(st) == fields("The observation", 1)
+    assert {"turn", "pull"} <= phases or {"turn", "sit"} <= phases
+    documented = {name: _names(rest) for name, rest in docs["Game events"][0]}
+    assert set(documented) == set(EVENT_FIELDS)
+    seen: dict[str, set[str]] = {}
+    for x in msgs:
+        if x["type"] in EVENT_FIELDS:
+            assert set(x) == documented[x["type"]], x["type"]
+            seen.setdefault(x["type"], set(x))
+    assert {"start_game", "start_kyoku", "tsumo", "dahai", "end_kyoku", "end_game"} <= set(seen)
+    for t, required in EVENT_FIELDS.items():  # types this match did not show: at least the record's fields
+        assert set(required) | {"type"} <= documented[t], t

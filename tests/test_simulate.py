@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.clitools import one_error_line
 from tjmj.cli_simulate import simulate as simulate_cmd
 from tjmj.rules import Rules
 from tjmj.simulate import HANDS_PER_MATCH, KONG_TYPES, Summary, match_seed, simulate
@@ -225,3 +227,53 @@ def test_cli_bad_input_exits_2(args: list[str], message: str):
     res = run(*args)
     assert res.exit_code == 2
     assert message in res.stderr
+
+
+def test_chan_units_zero_records_replay(tmp_path: Path):
+    """R8/R7: with `chan_units: 0` the engine lists no 0-point 铲 payment, so `tjmj simulate --set
+    chan_units=0 --out` gives a record that `tjmj replay` accepts (it used to reject it)."""
+    from tjmj.cli_replay import replay as replay_cmd
+    from tjmj.record import read_records, replay
+
+    path = tmp_path / "chan0.jsonl"
+    res = run("--hands", "50", "--seed", "3", "--set", "chan_units=0", "--out", str(path), "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["chan"] > 0  # a 铲 happened, paid with 0 units
+    for events in read_records(path):
+        assert all(p["amount"] > 0 for ev in events if ev["type"] == "end_kyoku" for p in ev["payments"])
+        assert replay(events).ok
+    rep = CliRunner().invoke(replay_cmd, [str(path)])
+    assert rep.exit_code == 0, rep.output
+
+
+@pytest.mark.parametrize(("target", "problem"), [
+    ("{tmp}/no/such/dir/x.jsonl", "the directory {tmp}/no/such/dir does not exist"),
+    ("{tmp}", "it is a directory"),
+    ("{tmp}/file.txt/x.jsonl", "{tmp}/file.txt is not a directory"),
+])
+def test_cli_out_that_cannot_be_written(tmp_path: Path, target: str, problem: str):
+    """`--out` into a missing directory (or onto a directory): one error line naming the path and the
+    problem, before any hand is played (it used to be a FileNotFoundError traceback)."""
+    (tmp_path / "file.txt").write_text("")
+    path = target.format(tmp=tmp_path)
+    res = run("--hands", "2000", "--out", path)  # a regression would play (seconds) before failing
+    one_error_line(res, f"--out {path}: cannot write there: ", problem.format(tmp=tmp_path))
+
+
+@pytest.mark.parametrize("bot", ["cmd:no-such-program-xyz", "cmd:/nonexistent/bot --fast", "cmd:"])
+def test_cli_outside_bot_that_cannot_start(bot: str):
+    """A `cmd:` bot whose program cannot be started: refused before playing, naming the command (it
+    used to be played as a crash by the safe default)."""
+    res = run("--hands", "2000", "--bots", f"baseline,baseline,baseline,{bot}")
+    one_error_line(res, "--bots", repr(bot) if bot != "cmd:" else "no command")
+    if bot != "cmd:":
+        assert "cannot start the outside bot" in res.stderr
+
+
+def test_cli_python_where_only_python3_exists(tmp_path: Path):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "python3").symlink_to(sys.executable)
+    res = CliRunner().invoke(simulate_cmd, ["--hands", "1", "--bots", "cmd:python examples/bots/simple_bot.py"],
+                             env={"PATH": str(bindir)})
+    one_error_line(res, "'cmd:python examples/bots/simple_bot.py'", "did you mean python3?")

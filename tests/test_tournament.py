@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from tests.clitools import one_error_line
 from tjmj.cli_tournament import tournament as tournament_cmd
 from tjmj.tournament import mean_ci, t_quantile, tournament
 
@@ -120,3 +122,50 @@ def test_cli_bad_input_exits_2(args: list[str]) -> None:
     r = CliRunner().invoke(tournament_cmd, args)
     assert r.exit_code == 2
     assert "Error" in r.output
+
+
+def test_cli_bot_log_that_cannot_be_written(tmp_path: Any) -> None:
+    """`--bot-log` into a missing directory: one error line before any hand (it used to be a traceback
+    when the first outside bot started)."""
+    log = f"{tmp_path}/no/such/dir/log.txt"
+    simple = f"cmd:{sys.executable} examples/bots/simple_bot.py"
+    r = CliRunner().invoke(tournament_cmd, ["--bots", f"baseline,baseline,baseline,{simple}", "--hands", "2000",
+                                            "--bot-log", log])
+    one_error_line(r, f"--bot-log {log}: cannot write there: the directory {tmp_path}/no/such/dir does not exist")
+    r = CliRunner().invoke(tournament_cmd, ["--bots", "baseline,random,baseline,random", "--bot-log", str(tmp_path)])
+    one_error_line(r, f"--bot-log {tmp_path}: cannot write there: it is a directory")
+
+
+def test_api_bot_log_that_cannot_be_written(tmp_path: Any) -> None:
+    with pytest.raises(ValueError, match="bot_log .*does not exist"):
+        tournament(["baseline", "random", "baseline", "random"], hands=4, bot_log=tmp_path / "no" / "log.txt")
+
+
+def test_cli_outside_bot_that_cannot_start() -> None:
+    """`cmd:no-such-program-xyz`: refused before playing, one line naming the command (it used to be
+    played to the end as a crash)."""
+    r = CliRunner().invoke(tournament_cmd, ["--bots", "baseline,cmd:no-such-program-xyz,baseline,random",
+                                            "--hands", "2000"])
+    one_error_line(r, "--bots: cannot start the outside bot 'cmd:no-such-program-xyz': ", "not found on PATH")
+    from tjmj.bots.external import BotStartError
+
+    with pytest.raises(BotStartError, match="no-such-program-xyz"):
+        tournament(["baseline", "cmd:no-such-program-xyz", "baseline", "random"], hands=4)
+
+
+def test_chan_counts_only_a_paid_chan() -> None:
+    """R8 lists no payment of 0: with `chan_units: 0` a 铲 still happens but is not counted as paid."""
+    from tjmj.rules import Rules
+
+    counts = []
+    for units in (1, 0):
+        seen: list[dict[str, Any]] = []
+
+        def keep(i: int, rot: int, events: list[dict[str, Any]], seen: list[dict[str, Any]] = seen) -> None:
+            seen.extend(e for e in events if e["type"] == "chan")
+
+        r = tournament(["baseline"] * 4, hands=200, seed=3, match_hands=50,
+                       rules=Rules.preset("classic", chan_units=units), on_match=keep)
+        counts.append((len(seen), r.stats["baseline"].chan))
+    assert counts[0][0] == counts[0][1] > 0
+    assert counts[1] == (counts[0][0], 0)

@@ -10,7 +10,13 @@ writes one ``action`` line on stdout (and flushes).  Its play:
 * otherwise discard the most isolated tile: an honour with no pair first, then a suited tile with
   no neighbours, and never a wild (混儿) unless only wilds are left.
 
-Try it:  tjmj tournament --bots "cmd:python examples/bots/simple_bot.py",baseline,baseline,baseline --hands 40
+When its own play cannot decide (an observation it does not understand, an error in ``choose``),
+it falls back on ``safe``: pass, ``sit 0``/``pull 0``, the drawn tile if it is not a wild, the most
+isolated non-wild tile — never a kong, a win or a wild discard while a plain choice exists.
+Remember that ``hand`` includes the drawn tile and that ``drawn`` is null on the dealer's first turn
+and after a pon (docs/bot-protocol.md).
+
+Try it:  tjmj tournament --bots "cmd:python3 examples/bots/simple_bot.py",baseline,baseline,baseline --hands 40
 Debug with print(..., file=sys.stderr): stdout is the protocol.
 """
 
@@ -37,6 +43,28 @@ def isolation(tile: str, counts: Counter[str]) -> int:
     return score
 
 
+def most_isolated(discards: list[str], obs: dict) -> str:
+    """The discard of the least connected tile (wilds do not count as neighbours); honours first on a tie."""
+    wilds = set(obs.get("wilds") or [])
+    counts = Counter(t for t in obs.get("hand") or [] if t not in wilds)
+    return min(discards, key=lambda a: (isolation(a.split()[1], counts), a.split()[1][-1] != "z", a))
+
+
+def safe(legal: list[str], obs: dict) -> str:
+    """The fallback: never a kong, a win, a sit/pull above 0 or a wild discard while a plain choice exists."""
+    for plain in ("pass", "sit 0", "pull 0"):
+        if plain in legal:
+            return plain
+    wilds = set(obs.get("wilds") or [])
+    discards = [a for a in legal if a.startswith("discard ") and a.split()[1] not in wilds]
+    drawn = obs.get("drawn")  # null on the dealer's first turn and after a pon
+    if drawn is not None and drawn not in wilds and f"discard {drawn}" in discards:
+        return f"discard {drawn}"
+    if discards:
+        return most_isolated(discards, obs)
+    return legal[0]  # every discard is a wild: nothing plain is left
+
+
 def choose(legal: list[str], obs: dict) -> str:
     if "win" in legal:
         return "win"
@@ -49,14 +77,11 @@ def choose(legal: list[str], obs: dict) -> str:
             return kind
     if "pass" in legal:
         return "pass"
-    discards = [a for a in legal if a.startswith("discard ")]
-    if not discards:
-        return legal[0]
     wilds = set(obs.get("wilds") or [])
-    hand = [t for t in obs.get("hand") or [] if t not in wilds]
-    counts = Counter(hand)
-    plain = [a for a in discards if a.split()[1] not in wilds] or discards
-    return min(plain, key=lambda a: (isolation(a.split()[1], counts), a.split()[1][-1] != "z", a))
+    plain = [a for a in legal if a.startswith("discard ") and a.split()[1] not in wilds]
+    if not plain:
+        return safe(legal, obs)
+    return most_isolated(plain, obs)
 
 
 def main() -> None:
@@ -67,7 +92,13 @@ def main() -> None:
             continue
         kind = msg.get("type")
         if kind == "request":
-            action = choose(msg["legal"], msg.get("observation") or {})
+            legal, obs = msg["legal"], msg.get("observation") or {}
+            try:
+                action = choose(legal, obs)
+            except Exception:  # noqa: BLE001 - a bot bug must not cost the answer: play safe
+                action = safe(legal, obs)
+            if action not in legal:
+                action = safe(legal, obs)
             sys.stdout.write(json.dumps({"type": "action", "id": msg.get("id"), "action": action}) + "\n")
             sys.stdout.flush()
         elif kind == "end":

@@ -5,7 +5,8 @@
     tjmj simulate --hands 500 --set min_fan=1 --workers 4 --json
 
 Registered on the ``tjmj`` group by :mod:`tjmj.cli`.  Bad input exits with status 2 and one
-``Error: …`` line, like the other commands.  The progress bar goes to stderr, only when stderr is
+``Error: …`` line, like the other commands; an ``--out`` that cannot be written and a ``cmd:`` bot
+whose program cannot be started are found before any hand is played.  The progress bar goes to stderr, only when stderr is
 a terminal and without ``--json``.
 """
 
@@ -19,7 +20,8 @@ from typing import Any
 import click
 
 from .bots import BOT_NAMES, UnknownBot, make_bot
-from .cli_common import parse_overrides
+from .bots.external import BotStartError
+from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .rules import PRESETS, Rules, RulesError
 from .simulate import HANDS_PER_MATCH, Summary
 from .simulate import simulate as run_simulation
@@ -42,10 +44,11 @@ def _parse_bots(text: str) -> tuple[str, ...]:
             f"give one bot name (for all four players) or four separated by commas, got {len(names)}: {text!r}",
             param_hint="'--bots'",
         )
+    check_outside_bots(names)  # one error line naming the command, before make_bot below
     for n in names:
         try:
             make_bot(n)
-        except UnknownBot as e:
+        except (UnknownBot, ValueError) as e:  # ValueError: "cmd:" with no command
             raise click.BadParameter(str(e), param_hint="'--bots'") from None
     return names * SEATS if len(names) == 1 else names
 
@@ -60,7 +63,7 @@ def _parse_bots(text: str) -> tuple[str, ...]:
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1, suben=true.")
 @click.option("--bots", default="baseline", show_default=True, metavar="NAMES",
               help=f"One bot for all four players, or four comma-separated ({', '.join(BOT_NAMES)}).")
-@click.option("--out", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+@click.option("--out", metavar="FILE",
               help="Write every event as JSON lines, match by match.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes; the records do not depend on it.")
@@ -77,11 +80,15 @@ def simulate(hands: int | None, matches: int | None, seed: int, preset: str, set
         rules = Rules.preset(preset, **_overrides(sets))
     except RulesError as e:
         raise click.BadParameter(str(e), param_hint="'--set'") from None
+    check_output_file(out, "--out")
     show_bar = not as_json and sys.stderr.isatty()
-    if show_bar:
-        summary = _with_bar(hands, matches, seed, rules, names, out, workers, hands_per_match)
-    else:
-        summary = run_simulation(hands, matches, seed, rules, names, out, workers, hands_per_match=hands_per_match)
+    try:
+        if show_bar:
+            summary = _with_bar(hands, matches, seed, rules, names, out, workers, hands_per_match)
+        else:
+            summary = run_simulation(hands, matches, seed, rules, names, out, workers, hands_per_match=hands_per_match)
+    except BotStartError as e:  # found on PATH, yet the system refused to run it (e.g. no #! line)
+        raise CliError(f"--bots: {e}") from None
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
     else:

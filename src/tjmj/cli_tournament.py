@@ -1,9 +1,10 @@
 """``tjmj tournament``: a duplicate tournament between four bots (docs/tournament.md).
 
     tjmj tournament --bots baseline,random,baseline,random --hands 400
-    tjmj tournament --bots "cmd:python examples/bots/simple_bot.py",baseline,baseline,baseline --hands 200 --json
+    tjmj tournament --bots "cmd:python3 examples/bots/simple_bot.py",baseline,baseline,baseline --hands 200 --json
 
-Bad input exits with status 2 and one ``Error: …`` line.  The progress bar goes to stderr, only
+Bad input exits with status 2 and one ``Error: …`` line; a ``--bot-log`` that cannot be written and
+a ``cmd:`` bot whose program cannot be started are found before any hand is played.  The progress bar goes to stderr, only
 when stderr is a terminal and without ``--json``.
 """
 
@@ -16,7 +17,8 @@ from collections.abc import Callable
 import click
 
 from .bots import BOT_NAMES
-from .cli_common import parse_overrides
+from .bots.external import BotStartError
+from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .rules import PRESETS, Rules, RulesError
 from .tournament import MATCH_HANDS, Report, check_bot
 from .tournament import tournament as run_tournament
@@ -30,6 +32,7 @@ def _parse_bots(text: str) -> tuple[str, ...]:
     if len(names) != SEATS:
         raise click.BadParameter(f"give four bot names separated by commas, got {len(names)}: {text!r}",
                                  param_hint="'--bots'")
+    check_outside_bots(names)  # one error line naming the command that cannot start
     for n in names:
         try:
             check_bot(n)
@@ -54,7 +57,7 @@ def _parse_bots(text: str) -> tuple[str, ...]:
               help="Hands per deal set (one match, played once per rotation).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
               help="Seconds an outside bot has per decision.")
-@click.option("--bot-log", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+@click.option("--bot-log", metavar="FILE",
               help="Append outside bots' stderr to FILE (default: discarded).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, ...], workers: int, match_hands: int,
@@ -65,21 +68,25 @@ def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, .
         rules = Rules.preset(preset, **parse_overrides(sets))
     except (RulesError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="'--set'") from None
+    check_output_file(bot_log, "--bot-log")
 
     def run(progress: Callable[[int, int], None] | None) -> Report:
         return run_tournament(names, hands, seed, rules, workers, progress, match_hands=match_hands, timeout=timeout,
                               bot_log=bot_log)
 
-    if not as_json and sys.stderr.isatty():
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    try:
+        if not as_json and sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        with Progress(TextColumn("[bold]hands"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("hands", total=None)
-            report = run(lambda done, total: bar.update(task, completed=done, total=total))
-    else:
-        report = run(None)
+            with Progress(TextColumn("[bold]hands"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("hands", total=None)
+                report = run(lambda done, total: bar.update(task, completed=done, total=total))
+        else:
+            report = run(None)
+    except BotStartError as e:  # found on PATH, yet the system refused to run it (e.g. no #! line)
+        raise CliError(f"--bots: {e}") from None
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
     else:

@@ -37,7 +37,7 @@ from .game import Match
 from .rules import CLASSIC, Rules
 from .wall import SEATS
 
-__all__ = ["simulate", "Summary", "match_seed", "play_match", "HANDS_PER_MATCH", "KONG_TYPES"]
+__all__ = ["simulate", "Summary", "match_seed", "play_match", "output_file_problem", "HANDS_PER_MATCH", "KONG_TYPES"]
 
 HANDS_PER_MATCH = 50  # --hands: hands per match (R9 match_hands)
 KONG_TYPES = ("daiminkan", "ankan", "gold_ankan", "kakan")  # 明杠, 暗杠, 金杠, 加杠 (R4, R6)
@@ -48,6 +48,28 @@ def match_seed(seed: int, index: int) -> int:
     """The seed of match ``index`` of a run: a hash, so runs with nearby seeds share no match."""
     digest = hashlib.blake2b(f"tjmj-simulate/{seed}/{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big") >> 1
+
+
+def output_file_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why a file cannot be written at ``path`` (in words, naming what is wrong), or None; creates nothing.
+
+    Checked before a run starts, so that a mistyped output path fails at once, not after the work."""
+    text = os.fspath(path)
+    if not text:
+        return "the path is empty"
+    if os.path.isdir(text):
+        return "it is a directory"
+    parent = os.path.dirname(os.path.abspath(text))
+    if not os.path.exists(parent):
+        return f"the directory {parent} does not exist"
+    if not os.path.isdir(parent):
+        return f"{parent} is not a directory"
+    if os.path.exists(text):
+        if not os.access(text, os.W_OK):
+            return "no permission to write it"
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        return f"no permission to create files in {parent}"
+    return None
 
 
 def _bot_rng(mseed: int, player: int) -> random.Random:

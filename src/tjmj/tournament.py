@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bots import Bot, make_bot
-from .bots.external import DEFAULT_TIMEOUT, ERROR_KINDS, ExternalBot, command_of, is_external
+from .bots.external import DEFAULT_TIMEOUT, ERROR_KINDS, ExternalBot, check_command, is_external
 from .game import Match
 from .rules import CLASSIC, Rules
-from .simulate import match_seed, play_with
+from .simulate import match_seed, output_file_problem, play_with
 from .wall import SEATS
 
 __all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile"]
@@ -73,9 +73,10 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float | None]:
 
 
 def check_bot(name: str) -> None:
-    """Raise ValueError (UnknownBot for a registry name) if ``name`` is not a bot; starts nothing."""
+    """Raise ValueError (UnknownBot for a registry name; BotStartError, also an OSError, for a ``cmd:``
+    bot whose program cannot be found) if ``name`` is not a bot that can play; starts nothing."""
     if is_external(name):
-        command_of(name)
+        check_command(name)
     else:
         make_bot(name)
 
@@ -198,10 +199,13 @@ def _run(task: _Task) -> _MatchResult:
             fan[p] += ev["fan"]
         elif t in ("daiminkan", "ankan", "kakan"):
             kongs[seating[ev["actor"]]] += 1
-        elif t == "chan":
-            chan[seating[ev["actor"]]] += 1
         elif t == "end_kyoku":
             hands += 1
+            # 铲 paid (R7): its payments, so that a 铲 worth 0 (chan_units 0, a 锅牌 payer at zero)
+            # is not counted, as R8 lists no payment of 0; the dealer pays, once per hand
+            payer = next((p["payer"] for p in ev["payments"] if p["reason"] == "chan"), None)
+            if payer is not None:
+                chan[seating[payer]] += 1
         elif t == "end_game":
             for seat, v in enumerate(ev["scores"]):
                 pts[seating[seat]] += v
@@ -273,6 +277,9 @@ def tournament(
     if timeout <= 0:
         raise ValueError(f"timeout must be positive, got {timeout}")
     log = os.fspath(bot_log) if bot_log is not None else None
+    problem = output_file_problem(log) if log is not None else None
+    if problem is not None:  # found now, not when the first outside bot starts
+        raise ValueError(f"bot_log {log}: cannot write there: {problem}")
     tasks = _tasks(names, hands, seed, rules, match_hands, timeout, log, on_match is not None)
     total = SEATS * -(-hands // SEATS)
     report = Report(bots=names, seed=seed, rules=rules.name, match_hands=match_hands)

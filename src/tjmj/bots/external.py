@@ -1,16 +1,21 @@
 """Outside bots: a program that plays over a JSON-lines protocol on stdin/stdout (docs/bot-protocol.md).
 
-The engine side starts the command (``cmd:python examples/bots/simple_bot.py`` is the bot name
+The engine side starts the command (``cmd:python3 examples/bots/simple_bot.py`` is the bot name
 ``cmd:`` followed by a command line, split with :func:`shlex.split`), sends it a ``hello``, then at
 each of its seat's decisions the events that seat may see since the last message (others' dealt
 tiles and draws hidden, as on the web table) and a ``request``; the bot answers one line, an
 ``action`` or ``none``.
 
 Anything else costs the bot nothing but the choice: garbage, an illegal action, no answer within
-``timeout`` seconds, or a process that has exited are all replaced by the **safe default** (pass
-if legal, else discard the drawn tile, else the first legal action) and counted in
-:attr:`ExternalBot.errors`.  After a crash the bot is not restarted: the safe default plays for it
-until the match ends.
+``timeout`` seconds, or a process that has exited are all replaced by the **safe default**
+(:func:`safe_default`: never a kong, a win, a sit or pull above 0 or a wild discard while a plain
+choice exists) and counted in :attr:`ExternalBot.errors`.  After a crash the bot is not
+restarted: the safe default plays for it until the match ends.
+
+A program that cannot be started at all is not a crash but a mistake in the bot's name:
+:class:`ExternalBot` checks at construction that the program is found (on ``PATH``, or an
+existing executable file) and raises :class:`BotStartError` otherwise, and so does a start that
+the operating system refuses.
 
 :class:`ExternalBot` follows the :class:`tjmj.bots.Bot` protocol, so any driver can use it; a driver
 that calls :meth:`ExternalBot.bind` at the start of a match (the tournament does) also gets the
@@ -25,6 +30,7 @@ import os
 import queue
 import random
 import shlex
+import shutil
 import subprocess
 import threading
 import time
@@ -39,8 +45,8 @@ from ..web.rooms import filter_event  # the web table's per-seat view of an even
 if TYPE_CHECKING:
     from ..game import Match
 
-__all__ = ["ExternalBot", "CMD_PREFIX", "DEFAULT_TIMEOUT", "ERROR_KINDS", "PROTOCOL_VERSION", "safe_default",
-           "is_external", "command_of"]
+__all__ = ["ExternalBot", "BotStartError", "CMD_PREFIX", "DEFAULT_TIMEOUT", "ERROR_KINDS", "PROTOCOL_VERSION",
+           "safe_default", "is_external", "command_of", "check_command"]
 
 CMD_PREFIX = "cmd:"
 DEFAULT_TIMEOUT = 2.0  # seconds per decision
@@ -66,16 +72,85 @@ def command_of(name: str) -> list[str]:
     return argv
 
 
+class BotStartError(ValueError, OSError):
+    """An outside bot's program cannot be started (not found, not executable, refused by the OS).
+
+    Both a ValueError (a bad bot name, like an unknown one) and an OSError (what starting it
+    raised); the message names the bot and the problem.
+    """
+
+
+def _program_problem(program: str) -> str | None:
+    """Why ``program`` (argv[0]) cannot be started, or None.  Without a shell, a bare name is looked
+    up on PATH only and a name with a directory part is a file (relative to the current directory)."""
+    if os.sep in program or (os.altsep and os.altsep in program):
+        if not os.path.exists(program):
+            return f"{program!r}: no such file"
+        if os.path.isdir(program):
+            return f"{program!r} is a directory"
+        if not os.access(program, os.X_OK):
+            return f"{program!r} is not executable (run it with its interpreter, e.g. cmd:python3 {program})"
+        return None
+    if shutil.which(program) is None:
+        hint = " (did you mean python3?)" if program == "python" and shutil.which("python3") else ""
+        return f"the program {program!r} is not found on PATH{hint}"
+    return None
+
+
+def check_command(name: str | list[str]) -> list[str]:
+    """The argv of a ``cmd:`` bot name (or an argv), checked to be startable; starts nothing.
+
+    Raises :class:`BotStartError` naming the bot when its program cannot be found, ValueError when
+    there is no command."""
+    argv = command_of(name) if isinstance(name, str) else list(name)
+    if not argv:
+        raise ValueError("outside bot: empty command")
+    problem = _program_problem(argv[0])
+    if problem is not None:
+        label = name if isinstance(name, str) else CMD_PREFIX + shlex.join(argv)
+        raise BotStartError(f"cannot start the outside bot {label!r}: {problem}")
+    return argv
+
+
+_ISOLATION_STEPS = ((1, 3), (2, 1))  # neighbour distance, weight: a touching tile counts more
+
+
+def _isolation(tile: str, counts: Counter[str]) -> int:
+    """How connected a tile is in the hand (pairs, neighbours); the lowest is discarded first."""
+    num, suit = tile[:-1], tile[-1]
+    score = 4 * (counts[tile] - 1)
+    if suit == "z" or not num.isdigit():
+        return score
+    n = int(num)
+    for d, w in _ISOLATION_STEPS:
+        for k in (n - d, n + d):
+            if 1 <= k <= 9 and counts[f"{k}{suit}"]:
+                score += w
+    return score - (n in (1, 9))  # terminals make fewer sequences
+
+
 def safe_default(legal: list[Action], obs: dict[str, Any]) -> Action:
-    """Pass if legal, else discard the drawn tile, else the first legal action."""
-    for a in legal:
-        if a.type == "pass":
-            return a
+    """The choice made for a bot that gave none: a plain one, never a decision taken in its name.
+
+    Pass if legal; ``sit 0`` / ``pull 0`` (never sit or pull above 0, R7); else discard the drawn
+    tile if it is not a wild; else discard the most isolated non-wild tile (``drawn`` is null on the
+    dealer's first turn and after a pon); else, only when every discard is a wild, the first legal
+    action.  So it never declares a kong or a win, and never discards a wild (小相公, R2) while a
+    plain discard or a pass exists.
+    """
+    by_text = {str(a): a for a in legal}
+    for text in ("pass", "sit 0", "pull 0"):
+        if text in by_text:
+            return by_text[text]
+    wilds = set(obs.get("wilds") or ())
+    plain = [a for a in legal if a.type == "discard" and str(a).split()[1] not in wilds]
     drawn = obs.get("drawn")
-    if drawn is not None:
-        for a in legal:
-            if a.type == "discard" and str(a) == f"discard {drawn}":
-                return a
+    if drawn is not None and drawn not in wilds and f"discard {drawn}" in by_text:
+        return by_text[f"discard {drawn}"]
+    if plain:
+        counts = Counter(t for t in obs.get("hand") or () if t not in wilds)
+        # honours before suited tiles on a tie (they never make sequences), then the text order
+        return min(plain, key=lambda a: (_isolation(str(a).split()[1], counts), not str(a).endswith("z"), str(a)))
     return legal[0]
 
 
@@ -97,6 +172,10 @@ class ExternalBot:
         if timeout <= 0:
             raise ValueError(f"timeout must be positive, got {timeout}")
         self.name = name or CMD_PREFIX + (command if isinstance(command, str) else shlex.join(self.argv))
+        # a program that cannot start is a wrong name, not a bot that crashed: say so now
+        problem = _program_problem(self.argv[0])
+        if problem is not None:
+            raise BotStartError(f"cannot start the outside bot {self.name!r}: {problem}")
         self.timeout = timeout
         self.start_grace = start_grace
         self.stderr_path = stderr
@@ -123,9 +202,12 @@ class ExternalBot:
         try:
             self._proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                           stderr=self._err if self._err is not None else subprocess.DEVNULL)
-        except OSError:
-            self._crashed()
-            return
+        except OSError as e:  # e.g. a script without a #! line: the program never ran, so no crash
+            if self._err is not None:
+                self._err.close()
+                self._err = None
+            self.dead = True
+            raise BotStartError(f"cannot start the outside bot {self.name!r}: {e.strerror or e}") from e
         threading.Thread(target=self._read, args=(self._proc.stdout, self._lines), daemon=True).start()
 
     @staticmethod
