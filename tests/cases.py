@@ -1,4 +1,4 @@
-"""The worked cases of spec/RULES.md: R5.4 and the 21 example hands of seed 000 (R10).
+"""The worked cases of docs/rules/RULES.md: R5.4 and the 21 example hands of seed 000 (R10).
 
 Each row: (section, name, hand before the draw, draw, indicator, melds, kong_draw, fan, win).
 """

@@ -1,7 +1,7 @@
 """tianjin-mahjong: the reference implementation of Tianjin mahjong (天津麻将).
 
 The core vocabulary: :class:`Tile`, :class:`Meld`, :class:`Rules`, and the scorer
-:func:`score` with its :class:`ScoreResult`.  Section numbers (R1…) refer to spec/RULES.md.
+:func:`score` with its :class:`ScoreResult`.  Section numbers (R1…) refer to docs/rules/RULES.md.
 """
 
 from .elements import ELEMENTS, Arrangement, Element, Flag, Group

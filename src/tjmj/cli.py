@@ -1,8 +1,9 @@
-"""The ``tjmj`` command line: ``score``, ``score --batch``, ``waits``, ``rules`` (docs/cli.md).
+"""The ``tjmj`` command line (docs/cli.md): ``score``, ``score --batch``, ``waits`` and ``rules`` here;
+``advise``, ``replay``, ``serve``, ``simulate`` and ``tournament`` in the ``cli_*`` modules, loaded lazily.
 
 A thin client of the library: it parses text, calls :mod:`tjmj.score`, :mod:`tjmj.waits` and
 :mod:`tjmj.rules`, and prints the answers; no rule is decided here.  Section numbers refer to
-spec/RULES.md.  Rich is imported only by the human-readable paths so that the batch path
+docs/rules/RULES.md.  Rich is imported only by the human-readable paths so that the batch path
 (benchmarked, JSON only) starts and runs without it.
 """
 
@@ -284,7 +285,7 @@ class _Group(click.Group):
 def main() -> None:
     """Tianjin mahjong (天津麻将): the game in the browser, the hand calculator, self-play and tools.
 
-    Rules: spec/RULES.md; tiles in MPSZ or Chinese."""
+    Rules: docs/rules/RULES.md in the source tree; tiles in MPSZ or Chinese."""
 
 
 @main.command()
