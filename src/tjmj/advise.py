@@ -24,6 +24,7 @@ discards before kongs.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, replace
 
 from .meld import Meld, MeldType
@@ -198,7 +199,7 @@ def _combine(a: list[list[int]], b: tuple[tuple[int, int], ...] | list[list[int]
 
 
 def _shanten_and_improving(
-    nonwild: list[int], w: int, m: int, live: list[int], wilds: set[int]
+    nonwild: list[int], w: int, m: int, live: list[int], wilds: Container[int]
 ) -> tuple[int, list[tuple[Tile, int]]]:
     """Shanten of a 13-tile-equivalent hand and the live kinds whose draw lowers it.
 

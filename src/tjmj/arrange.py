@@ -59,9 +59,9 @@ class _Pool:
             self.wild.remove(TILES[physical])
             return (TILES[physical], TILES[kind], True)
         # prefer a wild of the very kind it plays, so it reads as playing itself
-        pick = kind if kind in self.wild else self.wild[-1]
+        pick = TILES[kind] if kind in self.wild else self.wild[-1]
         self.wild.remove(pick)
-        return (TILES[pick], TILES[kind], True)
+        return (pick, TILES[kind], True)
 
     def take(self, kind: int) -> _Slot:
         return self.take_real(kind) or self.take_wild(kind)
@@ -146,7 +146,7 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
             v = _SUIT_GROUPS.get(key << 3 | s << 1 | (s == pair_suit)) or _suit_groups(s, key, s == pair_suit)
             entries, plain = v
             if plain:  # no wild slot: the shared groups as they are
-                groups += entries
+                groups += entries  # type: ignore[arg-type]  # plain: every entry is a Group
                 continue
             for e in entries:
                 if type(e) is Group:
@@ -154,7 +154,7 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
                     continue
                 kind, tiles, plays, mask, slots = e
                 filled = list(tiles)
-                for i in slots:
+                for i in slots:  # type: ignore[union-attr]  # e is the wild-slot tuple: Groups went above
                     k = plays[i]
                     # prefer a wild of the very kind it plays, so it reads as playing itself
                     pick = k if k in wild else wild[-1]
@@ -163,12 +163,12 @@ def _split(pool: _Pool, pair: bool) -> list[Group]:
                 groups.append(new(Group, (kind, tuple(filled), plays, mask, None)))
     pool.packed = [0, 0, 0, 0]  # every real tile is now placed
     if pair and pair_suit < 0:
-        kind = pool.wild[0]
-        groups.append(_group("pair", [pool.take_wild(kind), pool.take_wild(kind)]))
+        first = pool.wild[0]
+        groups.append(_group("pair", [pool.take_wild(first), pool.take_wild(first)]))
     # wilds left over group among themselves, each playing the first one's kind
     while pool.wild:
-        kind = pool.wild[0]
-        groups.append(_group("triplet", [pool.take_wild(kind) for _ in range(3)]))
+        first = pool.wild[0]
+        groups.append(_group("triplet", [pool.take_wild(first) for _ in range(3)]))
     return groups
 
 

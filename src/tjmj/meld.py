@@ -83,11 +83,14 @@ class Meld:
         unknown = set(data) - {"type", "tile"}
         if unknown:
             raise TileError(f"meld has unknown key(s) {sorted(unknown)}; expected 'type' and 'tile'")
+        value = data.get("type")
         try:
-            mtype = MeldType(data.get("type"))
+            if not isinstance(value, str):  # None (no key) or not text: no meld type either
+                raise ValueError(value)
+            mtype = MeldType(value)
         except ValueError:
             raise TileError(
-                f"meld type {data.get('type')!r} is not one of pon, kong, added_kong, ankong"
+                f"meld type {value!r} is not one of pon, kong, added_kong, ankong"
             ) from None
         tile = data.get("tile")
         if not isinstance(tile, str):

@@ -40,7 +40,7 @@ How the arrangements are listed
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement, permutations, product
 
 from .elements import ARRANGEMENT_ELEMENTS, Arrangement, Group, fan_of
@@ -138,7 +138,7 @@ def _shapes(
 
 
 def _wild_assignments(
-    slots: list[tuple[int, int]], shape: Shape, physical: list[int], one_each: bool
+    slots: list[tuple[int, int]], shape: Shape, physical: Sequence[int], one_each: bool
 ) -> Iterator[dict[tuple[int, int], int]]:
     """Ways to put the physical wild tiles on the wild slots (module docstring, step 4)."""
     if one_each:

@@ -55,13 +55,11 @@ def _tiles(x: TilesLike, what: str) -> list[Tile]:
         return parse_tiles(x)
     out = list(x)
     if _ONLY_TILE.issuperset(map(type, out)):  # the checks in C: usually they are Tiles already
-        return out
+        return out  # type: ignore[return-value]  # every item is a Tile: checked just above, in C
     if out and _INTS.issuperset(map(type, out)) and min(out) >= 0 and max(out) < 34:
         return list(map(TILES.__getitem__, out))  # plain kinds 0..33
-    for i, t in enumerate(out):  # anything else, one by one: Tile() names what is wrong
-        if type(t) is not Tile:
-            out[i] = Tile(t)
-    return out
+    # anything else, one by one: Tile() names what is wrong
+    return [t if type(t) is Tile else Tile(t) for t in out]
 
 
 _ONLY_TILE = frozenset((Tile,))
@@ -612,7 +610,7 @@ def _completeness_check(wilds: tuple[Tile, ...], masks: Sequence[int]) -> Callab
         w = c[wa] + (c[wb] if wb >= 0 else 0) + (c[wc] if wc >= 0 else 0)
         if not w and 1 in c[27:34]:  # no wild for a lone honour (if the wilds are honours, w counts them)
             return False
-        key = (c[27], c[28], c[29], c[30], c[31], c[32], c[33])
+        key: tuple[int, ...] = (c[27], c[28], c[29], c[30], c[31], c[32], c[33])
         try:
             low, z0, zd = tz[key]
         except KeyError:

@@ -386,12 +386,12 @@ def _render_row(row: _Row, scale: float, title: str, cls: str, dragon: Sequence[
     label_h = LABEL_H if labelled else 0
     parts: list[str] = []
     spans: dict[int, tuple[float, float]] = {}
-    x = PAD
+    x: float = PAD
     for item in row:
         if not isinstance(item, _Column):
             x += item
             continue
-        width = max(s.body[0] for s in item.specs)
+        width: float = max(s.body[0] for s in item.specs)  # float: reused below for the row's width
         bottom = PAD + base
         for i, s in enumerate(item.specs):
             w, h = s.body

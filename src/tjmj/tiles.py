@@ -1,4 +1,4 @@
-"""Tiles and their text forms (spec/RULES.md R1).
+"""Tiles and their text forms (docs/rules/RULES.md R1).
 
 A tile kind is an int 0..33 in the order m (万), p (饼/筒), s (条), z (字); ``Tile`` is an
 ``int`` subclass so it indexes count arrays directly and compares fast.  Text forms:
@@ -137,9 +137,9 @@ def parse_tiles(text: str) -> list[Tile]:
     if not isinstance(text, str):
         raise TileError(f"tile text must be a string, got {type(text).__name__}")
     if _PLAIN_MPSZ.fullmatch(text):  # the common case, read without the checks below
-        out = []
-        for digits, suit in _MPSZ_GROUP.findall(text):
-            out += map(_DIGIT_TILE[suit], digits)  # digit characters -> tiles, in C
+        out: list[Tile] = []
+        for group, suit in _MPSZ_GROUP.findall(text):
+            out += map(_DIGIT_TILE[suit], group)  # digit characters -> tiles, in C
         return out
     out = []
     digits: list[tuple[int, int]] = []  # (digit, position) waiting for a suit letter

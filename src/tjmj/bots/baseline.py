@@ -128,6 +128,7 @@ def _discard_key(nonwild: Sequence[int], k: int) -> tuple[int, int, int]:
 
 def kong_shanten(nonwild: list[int], w: int, m: int, a: Action, sh: dict[int, int]) -> int:
     """Shanten after the kong ``a`` (its replacement draw not yet made); ``sh``: shanten per discard."""
+    assert a.tile is not None  # a kong always names its tile
     k = int(a.tile)
     if a.type == "ankong":
         # 4 tiles become a meld; the 10-tile-equivalent hand is compared as before a draw
@@ -212,7 +213,7 @@ class BaselineBot:
         for a in kongs:
             if a.type == "ankong" and a.tile in wilds:
                 return a  # 金杠
-        candidates = [int(a.tile) for a in discards if a.tile not in wilds]
+        candidates = [int(a.tile) for a in discards if a.tile not in wilds]  # type: ignore[arg-type]  # a discard always names its tile
         if not candidates:  # every tile is wild: a wild discard is forced
             return discards[0] if discards else legal[0]
         sh = _discard_shanten(nonwild, w, m, candidates)

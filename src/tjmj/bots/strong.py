@@ -287,7 +287,7 @@ class StrongBot:
         if win is not None and not self._may_decline(obs, ctx):
             return win
         nonwild, w, m = ctx.nonwild, ctx.w, ctx.m
-        candidates = [int(a.tile) for a in discards if a.tile not in ctx.wilds]
+        candidates = [int(a.tile) for a in discards if a.tile not in ctx.wilds]  # type: ignore[arg-type]  # a discard always names its tile
         if not candidates:  # every tile is wild: a wild discard is forced
             return win or (discards[0] if discards else legal[0])
         best, best_v, sh = self._best_discard(ctx, nonwild, w, m, candidates)
