@@ -12,7 +12,7 @@ What it does:
   faster than people);
 * sets up ``--tables`` tables (a few HTTP requests at a time): ``POST /api/rooms``
   (``match_hands``), three ``POST /api/rooms/{room}/join``, four WebSockets
-  ``/ws/{room}?token=…`` (each waits for its ``room`` message) — so all four seats are clients and
+  ``/ws/{room}`` (each sends its ``hello`` with the seat's token and waits for its ``room`` message) — so all four seats are clients and
   the server has no bot to play; once every table is set up, all are started at once with
   ``POST /api/rooms/{room}/start``;
 * each client is an asyncio task (all in this process's main thread, on one event loop). When a
@@ -69,12 +69,15 @@ from websockets.asyncio.client import connect
 from _machine import machine
 from tjmj.record import replay
 from tjmj.web.app import create_app
-from tjmj.web.rooms import rebuild
+from tjmj.web.rooms import Limits, rebuild
 from tjmj.web.store import Store
 
 HOST = "127.0.0.1"  # loopback only, never any other address
 NEXT_DELAY = 1.0  # the pause after a hand if a client failed to send "next"
 RATE_LIMIT = (1000, 1000.0)
+LIMITS = Limits(post_burst=100_000, post_rate=100_000.0, get_burst=100_000, get_rate=100_000.0,
+                unseen_per_address=100_000, sockets_per_address=100_000, max_sockets=100_000,
+                address_ws_burst=100_000, address_ws_rate=100_000.0)
 HTTP_AT_ONCE = 8  # requests in flight during the set-up
 
 
@@ -85,7 +88,8 @@ class Server:
     """The app under uvicorn in a daemon thread, on a socket bound to a free port of 127.0.0.1."""
 
     def __init__(self, store: Store) -> None:
-        app = create_app(store, bot_delay=0.0, next_delay=NEXT_DELAY, rate_limit=RATE_LIMIT)
+        # every client comes from 127.0.0.1: the per-address limits of a public server are lifted
+        app = create_app(store, bot_delay=0.0, next_delay=NEXT_DELAY, rate_limit=RATE_LIMIT, limits=LIMITS)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((HOST, 0))
@@ -167,11 +171,12 @@ class Table:
     failure: str | None = None
 
 
-async def client(url: str, table: Table, player: int, stats: Stats, deflate: bool,
+async def client(url: str, token: str, table: Table, player: int, stats: Stats, deflate: bool,
                  joined: asyncio.Event) -> None:
     """One seat: act whenever a state says so, until the match is over."""
     async with connect(url, proxy=None, compression="deflate" if deflate else None, open_timeout=30,
                        max_size=4 * 2**20) as ws:
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())  # the token: never in the URL
         acted_version = -1
         pending: tuple[int, float, str] | None = None  # (version acted on, send time, kind)
         async for raw in ws:
@@ -231,7 +236,7 @@ async def run_table(base: str, http: httpx.AsyncClient, table: Table, hands: int
             tokens.append((await post(f"/api/rooms/{table.room}/join", {"name": f"T{table.index} P{p}"}))["token"])
         ws_base = base.replace("http://", "ws://", 1)
         joined = [asyncio.Event() for _ in range(4)]
-        tasks = [asyncio.create_task(client(f"{ws_base}/ws/{table.room}?token={tok}", table, p, stats, deflate,
+        tasks = [asyncio.create_task(client(f"{ws_base}/ws/{table.room}", tok, table, p, stats, deflate,
                                             joined[p]), name=f"t{table.index}p{p}")
                  for p, tok in enumerate(tokens)]
         all_joined = asyncio.gather(*(e.wait() for e in joined))

@@ -7,6 +7,7 @@ These tests never skip: `./test` installs the browser (CI runs it with CI=true).
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tjmj.web.app import create_app
 from tjmj.web.store import Store
@@ -103,8 +104,17 @@ def _play_until_settlement(*pages: Page, limit_s: float = 90) -> None:
     pytest.fail("no settlement within the time limit")
 
 
+def _watch_console(page: Page) -> list[str]:
+    """Console errors of the page (a Content-Security-Policy violation shows up here)."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
 def test_play_a_hand_against_bots_then_replay(server: str, browser: Browser, tmp_path: Path) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = _watch_console(page)
     page.on("dialog", lambda d: d.accept())  # discarding a wild asks for confirmation
     page.goto(server + "/")
     page.fill("#name", "e2e")
@@ -118,6 +128,12 @@ def test_play_a_hand_against_bots_then_replay(server: str, browser: Browser, tmp
     modal = page.locator("#modal").inner_text()
     assert "结算" in modal or "Settlement" in modal
     _not_blank(page, tmp_path / "settlement.png")
+    # a one-hand match is over: the header names no next hand, and no seat keeps a dealer mark
+    expect(page.locator("#handinfo")).not_to_be_empty()  # (no wait_for_function: the CSP forbids eval)
+    header = page.locator("#handinfo").inner_text()
+    assert "Hand 2" not in header and "第 2 局" not in header and ("终局" in header or "Final" in header), header
+    assert page.locator(".seat .mark.dealer").count() == 0
+    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
     # the match was one hand: the settlement links to its replay
     page.locator("a[href^='/replay/']").first.click()
     page.wait_for_url("**/replay/**")
@@ -142,22 +158,37 @@ def test_two_people_share_a_room(server: str, browser: Browser) -> None:
     guest.fill("#join input[name=code]", room)
     guest.click("#join button[type=submit]")
     guest.wait_for_url(f"**/table/{room}**")
-    host.wait_for_function("document.body.innerText.includes('guest')", timeout=10_000)
+    expect(host.locator("body")).to_contain_text("guest", timeout=10_000)
     host.locator("button.primary.big").click()
     for page in (host, guest):
         page.on("dialog", lambda d: d.accept())
         page.wait_for_selector("#table", timeout=15_000)
+    # a third person types the code of the room that has started: it opens to watch, without an error
+    late_ctx = browser.new_context()
+    late = late_ctx.new_page()
+    toasts: list[str] = []
+    late.goto(server + "/")
+    late.expose_function("noteToast", lambda text: toasts.append(text))
+    late.evaluate("""new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) =>
+        n.classList && n.classList.contains('toast') && window.noteToast(n.textContent))))
+        .observe(document.body, {childList: true, subtree: true})""")
+    late.fill("#join input[name=code]", room)
+    late.click("#join button[type=submit]")
+    late.wait_for_url(f"**/table/{room}**")
+    late.wait_for_selector("#table", timeout=15_000)
+    assert toasts == [], toasts
     _play_until_settlement(host, guest)
     # both saw the same settlement: the same hand, the same payments
     texts = [p.locator("#modal").inner_text() for p in (host, guest)]
     assert texts[0] == texts[1] and ("结算" in texts[0] or "Settlement" in texts[0])
     host_ctx.close()
     guest_ctx.close()
+    late_ctx.close()
 
 
 def test_a_restart_mid_match_resumes_it(browser: Browser, tmp_path: Path) -> None:
-    """The server stops in the middle of a two-hand match and starts again on the same database: the
-    page reconnects, the person claims the seat back by name, and the match goes on to a settlement."""
+    """The server stops in the middle of a four-hand match and starts again on the same database: the
+    page reconnects with the token it holds (the store keeps its hash), and the match goes on."""
     db = tmp_path / "restart.sqlite3"
     store = Store(f"sqlite:///{db}")
     port = _free_port()
@@ -177,12 +208,7 @@ def test_a_restart_mid_match_resumes_it(browser: Browser, tmp_path: Path) -> Non
     assert len(store2.unfinished_matches()) == 1
     srv2, thread2 = _start(store2, port)
     try:
-        claim = page.locator("#claim input")
-        claim.wait_for(state="visible", timeout=20_000)
-        claim.fill("phoenix")
-        page.locator("#claim button[type=submit]").click()
-        page.wait_for_function("!document.querySelector('#claim') || document.querySelector('#claim').hidden",
-                               timeout=10_000)
+        expect(page.locator("#conn")).to_have_class(re.compile(r"\bconnected\b"), timeout=20_000)
         page.locator("#overlay").wait_for(state="hidden", timeout=20_000)
         _play_until_settlement(page)
         assert "phoenix" in page.locator("#modal").inner_text()

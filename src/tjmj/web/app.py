@@ -1,8 +1,13 @@
 """The Starlette application of the web table: pages, the JSON API, tile images and the WebSocket.
 
 ``create_app(store)`` returns the app; ``tjmj serve`` runs it with uvicorn.  Routes and the
-WebSocket protocol are described in ``docs/web.md``; the rooms themselves live in
-:mod:`tjmj.web.rooms`.
+WebSocket protocol are described in ``docs/web.md``, the defences in ``docs/security.md``; the
+rooms themselves live in :mod:`tjmj.web.rooms`.
+
+The server trusts no client: every body and parameter is checked (a 4xx JSON error names what is
+wrong), POSTs must be JSON from this site (or an allowed origin), WebSockets too, every address
+is rate limited, every page carries a Content-Security-Policy and the usual hardening headers,
+and a secret token is only ever sent inside a WebSocket message or a JSON body, never in a URL.
 """
 
 from __future__ import annotations
@@ -13,32 +18,73 @@ import hashlib
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import orjson
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BOT_NAMES
 from ..rules import PRESETS, Rules, RulesError
 from ..tiles import Tile
-from .rooms import BURST, RATE, Connection, Lobby, LobbyError, ResumeError, StoreLike, clean_name, frames
+from .errors import StoreError
+from .rooms import Connection, Limits, Lobby, LobbyError, ResumeError, StoreLike, clean_name, frames
 
-__all__ = ["create_app"]
+__all__ = ["SECURITY_HEADERS", "create_app"]
 
 log = logging.getLogger("tjmj.web")
 
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
+BODY_TIMEOUT = 10.0  # seconds to send a request body (a slow body holds a connection)
 TILE_RE = re.compile(r"^(?:[1-9][mps]|[1-7]z|back)$")
+DIGITS = re.compile(r"^[0-9]{1,18}$")  # ASCII digits only: int() also reads '１' and '1_0'
+ROOM_RE = re.compile(r"^[A-Za-z0-9]{1,12}$")
+MAX_OFFSET = 10**9
 TILE_CACHE = "public, max-age=86400"
 FRAMES_CACHE = 16
+
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response (pages, API, tiles, static files, errors)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.raw = [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in self.raw if h[0] not in have)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class _Frames:
@@ -59,14 +105,38 @@ class _Frames:
         return out
 
 
-def _err(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _err(status: int, message: str, retry_after: float | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address (behind a trusted proxy, the one it forwarded)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def origin_allowed(headers: Headers, allowed: frozenset[str]) -> bool:
+    """A browser's ``Origin`` must be this site's own (its host equals the ``Host`` header) or one
+    of ``allowed``; no ``Origin`` at all is a program (a bot, curl), not a page on another site."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    if origin == "null":
+        return False
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and parts.netloc == headers.get("host")
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise LobbyError(413, "request body too large")
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise LobbyError(415, "the body must be JSON with 'Content-Type: application/json'")
+    try:
+        raw = await asyncio.wait_for(_read_limited(request), BODY_TIMEOUT)
+    except TimeoutError:
+        raise LobbyError(408, "the request body took too long") from None
     if not raw.strip():
         return {}
     try:
@@ -78,18 +148,36 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
+async def _read_limited(request: Request) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not DIGITS.match(declared) or int(declared) > MAX_BODY):
+        raise LobbyError(413, "request body too large")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise LobbyError(413, "request body too large")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise LobbyError(400, f"'{what}' must be an integer from {lo} to {hi}")
     return value
 
 
+def _choice(value: Any, what: str, options: Iterable[str]) -> str:
+    opts = list(options)
+    if not isinstance(value, str) or value not in opts:
+        raise LobbyError(400, f"'{what}' must be one of {', '.join(opts)}")
+    return value
+
+
 def _room_settings(data: dict[str, Any], default_timer: float | None, default_hands: int | None
                    ) -> tuple[Rules, str, float | None]:
     """Rules, bot kind and turn timer from a create-room body; anything wrong is a 400."""
-    preset = data.get("preset", "classic")
-    if preset not in PRESETS:
-        raise LobbyError(400, f"'preset' must be one of {', '.join(PRESETS)}")
+    preset = _choice(data.get("preset", "classic"), "preset", PRESETS)
     overrides = data.get("overrides") or {}
     if not isinstance(overrides, dict):
         raise LobbyError(400, "'overrides' must be an object of rule option: value")
@@ -99,11 +187,10 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
         overrides["match_hands"] = _int(hands, "match_hands", 1, 64)
     try:
         rules = Rules.preset(preset, **overrides)
-    except (RulesError, TypeError) as e:
+    except (RulesError, TypeError, ValueError) as e:
         raise LobbyError(400, str(e)) from None
-    bots = data.get("bots", "strong")  # the strongest by default: most games are one person against bots
-    if bots not in BOT_NAMES:
-        raise LobbyError(400, f"'bots' must be one of {', '.join(BOT_NAMES)}")
+    # the strongest by default: most games are one person against bots
+    bots = _choice(data.get("bots", "strong"), "bots", BOT_NAMES)
     timer: Any = data.get("timer_s", default_timer) if "timer_s" in data else default_timer
     if timer in (None, 0):
         timer = None
@@ -114,9 +201,16 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
 
 def _match_id(request: Request) -> int:
     text = request.path_params["match_id"]
-    if not text.isdigit() or len(text) > 18:
-        raise LobbyError(404, f"no match {text!r}")
+    if not DIGITS.match(text):
+        raise LobbyError(404, f"no match {text[:20]!r}")
     return int(text)
+
+
+def _room_code(request: HTTPConnection) -> str:
+    code = request.path_params["room"]
+    if not ROOM_RE.match(code):
+        raise LobbyError(404, f"no room {code[:20]!r}")
+    return str(code)
 
 
 def _fallback_tile(name: str, *, size: int, wild: bool, back: bool, highlight: bool, rotated: bool) -> str:
@@ -156,7 +250,9 @@ def _tile_svg(name: str, *, size: int, wild: bool, back: bool, highlight: bool, 
 
 
 def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer: float | None = None,
-               next_delay: float = 8.0, rate_limit: tuple[int, float] = (BURST, RATE)) -> Starlette:
+               next_delay: float = 8.0, rate_limit: tuple[int, float] | None = None,
+               limits: Limits | None = None, allowed_origins: Iterable[str] = (),
+               trusted_proxies: Iterable[str] | None = None) -> Starlette:
     """The web table.
 
     ``store``: a :class:`tjmj.web.store.Store` (or anything with its methods); None opens
@@ -164,11 +260,16 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     ``bot_delay``: seconds between bot actions.  ``timer``: the default turn timer in seconds for
     rooms that do not set ``timer_s`` (None: no timer).  ``next_delay``: the pause after a hand
     before bots go on (ended early when every connected person sends ``next``).  ``rate_limit``:
-    (burst, per second) of the messages one WebSocket may send.
+    (burst, per second) of the messages one seat may send (a shortcut for those two ``limits``).
+    ``limits``: every other limit (:class:`tjmj.web.rooms.Limits`).  ``allowed_origins``: other
+    sites (``https://example.com``) whose pages may use this server; its own always may.
+    ``trusted_proxies``: addresses of reverse proxies whose ``X-Forwarded-For`` names the client
+    (``tjmj serve`` leaves this to uvicorn's ``--forwarded-allow-ips``).
     """
     own_store = store is None
     lobby_box: dict[str, Lobby] = {}
     frame_cache = _Frames()
+    origins = frozenset(o.rstrip("/") for o in allowed_origins)
 
     def lobby() -> Lobby:
         return lobby_box["lobby"]
@@ -180,30 +281,48 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             from .store import Store
 
             store = Store()
-        lb = Lobby(store, bot_delay=bot_delay, timer=timer, next_delay=next_delay, rate_limit=rate_limit)
+        lb = Lobby(store, bot_delay=bot_delay, timer=timer, next_delay=next_delay, rate_limit=rate_limit,
+                   limits=limits)
         lobby_box["lobby"] = lb
         app.state.lobby = lb
         app.state.store = store
-        resumed = lb.resume_all()
+        try:
+            resumed = await lb.resume_all()
+        except Exception as e:  # the database is down: serve anyway; the maintenance loop adopts them later
+            log.warning("resuming the unfinished matches failed (%s); trying again every %.0f s", e,
+                        lb.limits.adopt_every)
+            resumed = []
         if resumed:
-            log.info("resumed %d unfinished match(es): rooms %s", len(resumed), ", ".join(resumed))
+            log.info("resumed %d unfinished match(es) and waiting room(s): %s", len(resumed), ", ".join(resumed))
         lb.start_drivers()
-
-        async def sweep() -> None:
-            while True:
-                await asyncio.sleep(60)
-                lb.cleanup()
-
-        sweeper = asyncio.get_running_loop().create_task(sweep())
+        keeper = asyncio.get_running_loop().create_task(maintain(lb))
         try:
             yield
         finally:
-            sweeper.cancel()
+            keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
+                await keeper
             await lb.shutdown()
             if own_store:
-                store.close()  # type: ignore[attr-defined]
+                store.close()  # type: ignore[union-attr]
+
+    async def maintain(lb: Lobby) -> None:
+        """Expire rooms, renew this process's leases, take over matches a stopped process left."""
+        loop = asyncio.get_running_loop()
+        renew_at = adopt_at = loop.time()
+        while True:
+            await asyncio.sleep(min(5.0, lb.limits.lease_renew))
+            try:
+                lb.cleanup()
+                now = loop.time()
+                if now >= renew_at:
+                    renew_at = now + lb.limits.lease_renew
+                    await lb.renew()
+                if now >= adopt_at + lb.limits.adopt_every:
+                    adopt_at = now
+                    await lb.adopt()
+            except Exception:
+                log.exception("room maintenance failed")
 
     # ---- pages ----------------------------------------------------------------------------
 
@@ -216,20 +335,17 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     async def tiles(request: Request) -> Response:
         name = request.path_params["name"]
         if not TILE_RE.match(name):
-            return _err(404, f"no tile {name!r}; tiles are 1m–9m, 1p–9p, 1s–9s, 1z–7z and back")
+            return _err(404, f"no tile {name[:20]!r}; tiles are 1m–9m, 1p–9p, 1s–9s, 1z–7z and back")
         q = request.query_params
-        try:
-            size = int(q.get("size", "48"))
-        except ValueError:
-            return _err(400, "'size' must be an integer")
-        if not 12 <= size <= 256:
-            return _err(400, "'size' must be from 12 to 256")
+        size_text = q.get("size", "48")
+        if not DIGITS.match(size_text) or not 12 <= int(size_text) <= 256:
+            return _err(400, "'size' must be an integer from 12 to 256")
 
         def flag(key: str) -> bool:
             return q.get(key, "0") in ("1", "true", "yes")
 
-        body, etag = _tile_svg(name, size=size, wild=flag("wild"), back=flag("back"), highlight=flag("highlight"),
-                               rotated=flag("rotated"))
+        body, etag = _tile_svg(name, size=int(size_text), wild=flag("wild"), back=flag("back"),
+                               highlight=flag("highlight"), rotated=flag("rotated"))
         headers = {"ETag": etag, "Cache-Control": TILE_CACHE}
         if etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
@@ -240,24 +356,27 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     async def healthz(request: Request) -> Response:
         lb = lobby()
         playing = sum(1 for r in lb.rooms.values() if r.status == "playing")
-        return JSONResponse({"ok": True, "rooms": len(lb.rooms), "playing": playing})
+        body = {"ok": lb.broken is None, "rooms": len(lb.rooms), "playing": playing,
+                "database": lb.broken or "ok"}
+        return JSONResponse(body, status_code=200 if lb.broken is None else 503)
 
     async def create_room(request: Request) -> Response:
         data = await _body(request)
         name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, None)
-        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s)
+        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request))
         return JSONResponse({"room": room.id, "player": 0, "seat": None, "token": token, "host": True})
 
     async def quick(request: Request) -> Response:
         data = await _body(request)
         name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, 4)
-        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s)
+        lb = lobby()
+        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request))
         try:
-            room.begin()
+            await room.begin()
         except LobbyError:
-            lobby().rooms.pop(room.id, None)
+            lb.rooms.pop(room.id, None)
             raise
         return JSONResponse({"room": room.id, "player": 0, "seat": room.seat_of(0), "token": token, "host": True,
                              "match_id": room.match_id})
@@ -265,60 +384,62 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     async def join(request: Request) -> Response:
         data = await _body(request)
         name = clean_name(data.get("name"))
-        room, player, token = lobby().join(request.path_params["room"], name)
+        room, player, token = await lobby().join(_room_code(request), name)
         return JSONResponse({"room": room.id, "player": player, "seat": room.seat_of(player), "token": token,
                              "host": player == 0})
 
     async def start(request: Request) -> Response:
         data = await _body(request)
-        room = lobby().start(request.path_params["room"], data.get("token"))
+        room = await lobby().start(_room_code(request), data.get("token"))
         return JSONResponse({"room": room.id, "status": room.status, "match_id": room.match_id})
 
     async def room_info(request: Request) -> Response:
-        room = lobby().get(request.path_params["room"])
+        room = lobby().get(_room_code(request))
         info = room.info()
-        info.pop("type")
-        info.pop("you")
-        info.pop("seat")
+        for key in ("type", "you", "seat"):
+            info.pop(key)
         return JSONResponse(info)
 
     async def list_matches(request: Request) -> Response:
         q = request.query_params
-        try:
-            limit = int(q.get("limit", "50"))
-            offset = int(q.get("offset", "0"))
-        except ValueError:
-            return _err(400, "'limit' and 'offset' must be integers")
+        limit_text, offset_text = q.get("limit", "50"), q.get("offset", "0")
+        if not DIGITS.match(limit_text) or not DIGITS.match(offset_text):
+            return _err(400, "'limit' and 'offset' must be non-negative integers")
+        limit, offset = int(limit_text), int(offset_text)
+        if limit > 200 or offset > MAX_OFFSET:
+            return _err(400, f"'limit' must be from 0 to 200 and 'offset' from 0 to {MAX_OFFSET}")
         status = q.get("status") or None
-        if not 0 <= limit <= 200 or offset < 0:
-            return _err(400, "'limit' must be from 0 to 200 and 'offset' at least 0")
         if status not in (None, "playing", "finished", "abandoned"):
             return _err(400, "'status' must be playing, finished or abandoned")
-        matches = lobby().store.list_matches(limit, offset, status)  # type: ignore[attr-defined]
+        lb = lobby()
+        matches = await lb.db_read(lb.store.list_matches, limit, offset, status)  # type: ignore[attr-defined]
         return JSONResponse({"matches": matches, "limit": limit, "offset": offset})
 
-    def stored_match(request: Request) -> tuple[int, dict[str, Any]]:
+    async def stored_match(request: Request) -> tuple[int, dict[str, Any]]:
         mid = _match_id(request)
-        m = lobby().store.get_match(mid)  # type: ignore[attr-defined]
+        lb = lobby()
+        m = await lb.db_read(lb.store.get_match, mid)  # type: ignore[attr-defined]
         if m is None:
             raise LobbyError(404, f"no match {mid}")
         return mid, m
 
     async def get_match(request: Request) -> Response:
-        _, m = stored_match(request)
+        _, m = await stored_match(request)
         return JSONResponse(m)
 
     async def record(request: Request) -> Response:
-        mid, _ = stored_match(request)
-        body = lobby().store.record_jsonl(mid)  # type: ignore[attr-defined]
+        mid, _ = await stored_match(request)
+        lb = lobby()
+        body = await lb.db_read(lb.store.record_jsonl, mid)  # type: ignore[attr-defined]
         return Response(body, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="tjmj-match-{mid}.jsonl"'})
 
     async def match_frames(request: Request) -> Response:
-        mid, m = stored_match(request)
+        mid, m = await stored_match(request)
         if m["status"] == "playing":
             return _err(409, "the match is still being played; watch it at its table")
-        events = lobby().store.events(mid)
+        lb = lobby()
+        events = await lb.db_read(lb.store.events, mid)
         if not events:
             return _err(409, "nothing of this match was stored (it ended during its first hand)")
         try:
@@ -327,41 +448,100 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             return _err(500, f"the stored match does not replay: {e}")
         return JSONResponse({"match": m, "names": events[0].get("names") if events else None, "frames": out})
 
-    def api(fn: Any) -> Any:
+    def api(fn: Callable[[Request], Awaitable[Response]], *, post: bool = False) -> Any:
+        """A JSON route: rate limited per address, POSTs only as JSON from an allowed origin, and
+        every failure a JSON error (4xx for the client's mistakes, 503 when the database fails)."""
+
         async def endpoint(request: Request) -> Response:
+            lb = lobby()
+            buckets = lb.post_buckets if post else lb.get_buckets
+            bucket = buckets.get(client_address(request))
+            if not bucket.allow():
+                return _err(429, "too many requests; slow down", retry_after=bucket.wait())
+            if post and not origin_allowed(request.headers, origins):
+                return _err(403, "requests from other sites are not accepted")
             try:
                 return await fn(request)
             except LobbyError as e:
-                return _err(e.status, e.message)
+                return _err(e.status, e.message, e.retry_after)
+            except (StoreError, OSError, TimeoutError) as e:
+                log.warning("%s %s: the database failed: %s", request.method, request.url.path, e)
+                return _err(503, "the database is unavailable; try again shortly", retry_after=5)
+            except Exception as e:
+                if _is_db_error(e):
+                    log.warning("%s %s: the database failed: %s", request.method, request.url.path, e)
+                    return _err(503, "the database is unavailable; try again shortly", retry_after=5)
+                raise
 
         return endpoint
 
     # ---- the WebSocket ---------------------------------------------------------------------
 
     async def ws_endpoint(websocket: WebSocket) -> None:
-        await websocket.accept()
-        try:
-            room = lobby().get(websocket.path_params["room"])
-        except LobbyError as e:
-            await websocket.send_text(orjson.dumps({"type": "error", "code": "no_room", "message": e.message}).decode())
-            await websocket.close(code=4404)
+        lb = lobby()
+        address = client_address(websocket)
+        if not origin_allowed(websocket.headers, origins):
+            await websocket.close(code=4403, reason="cross-site WebSocket refused")  # before accept: HTTP 403
             return
-        token = websocket.query_params.get("token")
+        lim = lb.limits
+        if lb.sockets.get(address, 0) >= lim.sockets_per_address or sum(lb.sockets.values()) >= lim.max_sockets:
+            await websocket.close(code=1013, reason="too many connections")
+            return
+        lb.sockets[address] = lb.sockets.get(address, 0) + 1
+        try:
+            await websocket.accept()
+            await _session(websocket, lb, address)
+        finally:
+            n = lb.sockets.get(address, 1) - 1
+            if n > 0:
+                lb.sockets[address] = n
+            else:
+                lb.sockets.pop(address, None)
+
+    async def _refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+        with contextlib.suppress(Exception):
+            await websocket.send_text(orjson.dumps({"type": "error", "code": code, "message": message}).decode())
+            await websocket.close(code=close)
+
+    async def _session(websocket: WebSocket, lb: Lobby, address: str) -> None:
+        try:
+            room = lb.get(_room_code(websocket))
+        except LobbyError as e:
+            await _refuse(websocket, "no_room", e.message, 4404)
+            return
+        if "token" in websocket.query_params:
+            await _refuse(websocket, "bad_request", "never put the token in the URL (it would be logged): "
+                          'send {"type": "hello", "token": "…"} as the first message', 4400)
+            return
+        try:  # the first message says who this is: {"type": "hello", "token": …} or {"type": "hello", "spectate": true}
+            first = await asyncio.wait_for(websocket.receive(), lb.limits.auth_timeout)
+        except TimeoutError:
+            await _refuse(websocket, "bad_token", "no hello within the time limit", 4408)
+            return
+        if first["type"] == "websocket.disconnect":
+            return
+        hello: Any = None
+        with contextlib.suppress(orjson.JSONDecodeError, TypeError):
+            text = first.get("text")
+            hello = orjson.loads(text) if isinstance(text, str) and len(text) <= 1000 else None
+        if not isinstance(hello, dict) or hello.get("type") != "hello":
+            await _refuse(websocket, "bad_token",
+                          'the first message must be {"type": "hello", "token": "…"} or '
+                          '{"type": "hello", "spectate": true}', 4401)
+            return
+        token = hello.get("token")
         player: int | None = None
-        if token:
+        if isinstance(token, str) and token:
             player = room.find_token(token)
             if player is None:
-                await websocket.send_text(orjson.dumps({"type": "error", "code": "bad_token",
-                                                        "message": "unknown token for this room"}).decode())
-                await websocket.close(code=4403)
+                await _refuse(websocket, "bad_token", "unknown token for this room", 4403)
                 return
-        elif websocket.query_params.get("spectate") not in ("1", "true"):
-            await websocket.send_text(orjson.dumps({"type": "error", "code": "bad_token",
-                                                    "message": "connect with ?token=… or ?spectate=1"}).decode())
-            await websocket.close(code=4401)
+        elif hello.get("spectate") is not True:
+            await _refuse(websocket, "bad_token", "hello needs a 'token', or 'spectate': true", 4401)
             return
-        burst, rate = lobby().rate_limit
-        conn = Connection(websocket, player, burst=burst, rate=rate)
+        lim = lb.limits
+        conn = Connection(websocket, player, address=address, address_bucket=lb.ws_buckets.get(address),
+                          burst=lim.ws_burst, rate=lim.ws_rate)
         writer = asyncio.get_running_loop().create_task(conn.writer())
         room.attach(conn)
         try:
@@ -382,6 +562,15 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             except (TimeoutError, asyncio.CancelledError, Exception):
                 writer.cancel()
 
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return _err(500, "internal error")
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own 404 (no such route) and 405 (wrong method), as JSON like every other error."""
+        assert isinstance(exc, HTTPException)
+        return JSONResponse({"error": f"{exc.detail}: {request.method} {request.url.path[:100]}"},
+                            status_code=exc.status_code, headers=exc.headers)
+
     routes = [
         Route("/", page("index.html")),
         Route("/table/{room}", page("table.html")),
@@ -389,11 +578,11 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/replay/{match_id}", page("replay.html")),
         Route("/tiles/{name}.svg", tiles),
         Route("/healthz", healthz),
-        Route("/api/rooms", api(create_room), methods=["POST"]),
-        Route("/api/quick", api(quick), methods=["POST"]),
+        Route("/api/rooms", api(create_room, post=True), methods=["POST"]),
+        Route("/api/quick", api(quick, post=True), methods=["POST"]),
         Route("/api/rooms/{room}", api(room_info)),
-        Route("/api/rooms/{room}/join", api(join), methods=["POST"]),
-        Route("/api/rooms/{room}/start", api(start), methods=["POST"]),
+        Route("/api/rooms/{room}/join", api(join, post=True), methods=["POST"]),
+        Route("/api/rooms/{room}/start", api(start, post=True), methods=["POST"]),
         Route("/api/matches", api(list_matches)),
         Route("/api/matches/{match_id}", api(get_match)),
         Route("/api/matches/{match_id}/record", api(record)),
@@ -401,4 +590,16 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         WebSocketRoute("/ws/{room}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={500: server_error, HTTPException: http_error})
+    app.add_middleware(SecurityHeaders)
+    if trusted_proxies is not None:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(trusted_proxies))
+    return app
+
+
+def _is_db_error(e: Exception) -> bool:
+    """A SQLAlchemy error (the database is down or refused): checked by module, not imported."""
+    return type(e).__module__.startswith("sqlalchemy")

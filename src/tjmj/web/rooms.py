@@ -2,38 +2,49 @@
 
 The engine (:class:`tjmj.game.Match`) is the only authority: a room holds one match, and every
 decision goes through :meth:`Match.apply`, whether a person's (over a WebSocket), a bot's, or the
-baseline bot's on a time-out or for a disconnected person.  Everything here runs on the server's
-event loop; the engine and the store are called synchronously, so no two changes to a room
-interleave.  One asyncio task per room (:meth:`Room._run`) drives the bots and the turn timer.
+baseline bot's on a time-out or for a person away.  Everything here runs on the server's event
+loop; the engine is called synchronously, so no two changes to a room interleave.  The database
+is never called on the loop: every store call runs in the lobby's thread pool (:meth:`Lobby.db`),
+and while a finished hand is being stored the room takes no decisions (``saving``).  One asyncio
+task per room (:meth:`Room._run`) drives the bots, the turn timer and the grace period.
 
 Players and seats: ``player`` is the place in the room in order of arrival (the host is player
 0); ``seat`` (0–3 = East, South, West, North) is drawn at random when the match starts (R3),
-``match.seating[seat] = player``.
+``match.seating[seat] = player``.  Each person holds a secret token; the store keeps only its
+SHA-256 hash, so a restarted server accepts the old tokens, and a seat is never handed to a name.
 
 Storage: the events of each finished hand (``start_kyoku`` … ``end_kyoku``, the first call with
-``start_game``, the last one with ``end_game``) are stored with one ``append_events`` call
-before anyone is told the result.  If storing fails, the match is rebuilt from the events already
-stored, so the hand is played again from its deal (the deal follows from the seed).
+``start_game``, the last one with ``end_game``) are stored with one ``append_events`` call before
+anyone is told the result.  If the database fails, the hand is kept in memory and the store is
+retried (backing off up to 10 s) until it succeeds; only then is the result shown.  A match is
+owned by one server process at a time (a lease in the database, renewed every few seconds; every
+write is fenced by it): a process that lost the lease stops the room instead of writing.
 
-Resume: :meth:`Lobby.resume_all` rebuilds every unfinished stored match by replaying the actions
-its events imply (as :func:`tjmj.record.replay` does), up to the last stored hand; the next hand
-starts from its deal.  Tokens are not stored, so people are played by the baseline bot until
-they take their seats back by joining the room again with the same name (docs/web.md).
+Resume: :meth:`Lobby.resume_all` claims every unfinished match that someone had connected to and
+whose lease is free, and rebuilds it by replaying the actions its events imply (as
+:func:`tjmj.record.replay` does), up to the last stored hand; the next hand starts from its deal.
+Waiting rooms that someone had connected to are stored too and come back the same way.
+
+Security (docs/security.md): tokens only in the first WebSocket message, one live socket per seat,
+rate limits per seat, per socket and per address, rooms nobody connects to expire.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import orjson
 
@@ -44,9 +55,13 @@ from ..meld import Meld, MeldType
 from ..rules import Rules
 from ..tiles import TILE_TEXT, Tile
 from ..wall import SEATS
+from .errors import DatabaseLost, LeaseLost
 
 __all__ = [
+    "Bucket",
+    "Buckets",
     "Connection",
+    "Limits",
     "Lobby",
     "LobbyError",
     "Player",
@@ -57,42 +72,87 @@ __all__ = [
     "frames",
     "hint",
     "rebuild",
+    "token_hash",
 ]
 
 log = logging.getLogger("tjmj.web")
 
+T = TypeVar("T")
+
 MAX_ACTION_LEN = 40
 MAX_MESSAGE_CHARS = 2000
 MAX_NAME_LEN = 20
-BURST = 20  # messages a connection may send at once ...
+BURST = 20  # messages a seat (or a spectator's socket) may send at once ...
 RATE = 10.0  # ... refilled at this many per second
-MAX_LIMITED = 200  # messages refused in a row before the connection is closed
+MAX_LIMITED = 200  # messages refused in a row before the socket is closed
 OUTBOX = 2000  # queued messages to one slow client before it is dropped
 MAX_ROOMS = 500
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-STORE_RETRIES = 3
 WINDS = ("E", "S", "W", "N")
 WINDS_CN = ("东", "南", "西", "北")
+CLOSE_REPLACED = 4409  # the seat was opened by a newer socket
+SAVE_BACKOFF_MAX = 10.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit the server enforces, in one place (docs/security.md gives the reasons).
+
+    Rates are token buckets: ``*_burst`` at once, then ``*_rate`` per second.
+    """
+
+    ws_burst: int = BURST  # messages per seat, and per spectator socket
+    ws_rate: float = RATE
+    address_ws_burst: int = 60  # messages of all the sockets of one address together
+    address_ws_rate: float = 30.0
+    post_burst: int = 10  # POSTs (create, join, start) per address
+    post_rate: float = 0.5
+    get_burst: int = 120  # API GETs per address
+    get_rate: float = 20.0
+    max_rooms: int = MAX_ROOMS
+    unseen_per_address: int = 5  # rooms one address created that nobody has connected to yet
+    unseen_ttl: float = 120.0  # seconds before such a room expires
+    waiting_ttl: float = 3600.0  # a waiting room with nobody connected is forgotten after this
+    finished_ttl: float = 600.0  # a finished room with nobody connected is forgotten after this
+    sockets_per_address: int = 32
+    max_sockets: int = 5000
+    auth_timeout: float = 10.0  # seconds for a socket's first message (hello)
+    grace: float = 15.0  # a person away is played by the bot after this (or their turn timer)
+    db_timeout: float = 5.0  # a database call slower than this answers 503 / tells the table
+    lease_renew: float = 10.0  # seconds between lease renewals (the store's lease is longer)
+    adopt_every: float = 60.0  # seconds between looks for matches another process left behind
 
 
 class StoreLike(Protocol):
     """What the rooms need of :class:`tjmj.web.store.Store`."""
 
-    def create_match(self, room: str, rules_dict: dict[str, Any], seed: int, players: list[dict[str, Any]]) -> Any: ...
-    def append_events(self, match_id: Any, events: list[dict[str, Any]]) -> Any: ...
+    def create_match(self, room: str, rules_dict: dict[str, Any], seed: int, players: list[dict[str, Any]],
+                     *, settings: dict[str, Any] | None = None, seen: bool = False,
+                     replaces_room: str | None = None) -> Any: ...
+    def append_events(self, match_id: Any, events: list[dict[str, Any]], *, at: int | None = None) -> Any: ...
+    def append_many(self, items: Sequence[tuple[Any, list[dict[str, Any]], int | None]]
+                    ) -> list[Exception | None]: ...
     def finish_match(self, match_id: Any, scores: list[int]) -> Any: ...
     def abandon_match(self, match_id: Any) -> Any: ...
+    def discard_match(self, match_id: Any) -> Any: ...
+    def mark_seen(self, match_id: Any) -> Any: ...
     def events(self, match_id: Any) -> list[dict[str, Any]]: ...
-    def unfinished_matches(self) -> list[dict[str, Any]]: ...
+    def claim_matches(self) -> list[dict[str, Any]]: ...
+    def claim_rooms(self) -> list[dict[str, Any]]: ...
+    def save_room(self, code: str, data: dict[str, Any]) -> Any: ...
+    def delete_room(self, code: str) -> Any: ...
+    def renew(self) -> tuple[set[int], set[str]]: ...
+    def release_all(self) -> Any: ...
 
 
 class LobbyError(Exception):
     """A refused request: ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
 
 
 class ResumeError(ValueError):
@@ -111,6 +171,55 @@ def clean_name(name: Any, default: str = "Player") -> str:
         raise LobbyError(400, "'name' must be a string")
     text = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LEN]
     return text or default
+
+
+class Bucket:
+    """A token bucket: ``burst`` at once, refilled at ``rate`` per second."""
+
+    __slots__ = ("burst", "rate", "tokens", "stamp", "limited")
+
+    def __init__(self, burst: int, rate: float) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.limited = 0  # refusals in a row
+
+    def allow(self, cost: float = 1.0) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= cost:
+            self.tokens -= cost
+            self.limited = 0
+            return True
+        self.limited += 1
+        return False
+
+    def wait(self) -> float:
+        """Seconds until one more is allowed."""
+        return max(0.0, (1 - self.tokens) / self.rate) if self.rate > 0 else 60.0
+
+
+class Buckets:
+    """One bucket per key (a client address), the least recently used forgotten beyond ``size``."""
+
+    def __init__(self, burst: int, rate: float, size: int = 10000) -> None:
+        self.burst, self.rate, self.size = burst, rate, size
+        self.items: OrderedDict[str, Bucket] = OrderedDict()
+
+    def get(self, key: str) -> Bucket:
+        b = self.items.get(key)
+        if b is None:
+            b = self.items[key] = Bucket(self.burst, self.rate)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        else:
+            self.items.move_to_end(key)
+        return b
+
+    def allow(self, key: str) -> bool:
+        return self.get(key).allow()
 
 
 # ---- events and observations per viewer ---------------------------------------------------
@@ -322,20 +431,24 @@ def elements_detail(codes: Sequence[str]) -> list[dict[str, Any]]:
 
 
 class Connection:
-    """One WebSocket: an outbox drained by its own task (a slow client never blocks a room) and a
-    token bucket for what it sends (:data:`BURST` at once, :data:`RATE` per second after)."""
+    """One WebSocket: an outbox drained by its own task (a slow client never blocks a room).
 
-    def __init__(self, ws: Any, player: int | None, *, burst: int = BURST, rate: float = RATE) -> None:
+    ``bucket`` limits what it sends: a seat's bucket is the seat's (shared by every socket that
+    ever holds it), a spectator's its own; ``address_bucket`` is shared by every socket of the
+    client's address."""
+
+    def __init__(self, ws: Any, player: int | None, *, bucket: Bucket | None = None,
+                 address: str = "", address_bucket: Bucket | None = None, burst: int = BURST,
+                 rate: float = RATE) -> None:
         self.ws = ws
         self.player = player  # None: a spectator
+        self.address = address
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=OUTBOX)
-        self.burst = burst
-        self.rate = rate
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-        self.limited = 0
+        self.bucket = bucket if bucket is not None else Bucket(burst, rate)
+        self.address_bucket = address_bucket
         self.closed = False
         self.overflow = False
+        self.close_code = 1000
 
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
@@ -344,26 +457,27 @@ class Connection:
             self.queue.put_nowait(msg)
         except asyncio.QueueFull:
             self.closed = self.overflow = True
+            self.close_code = 1013
             while not self.queue.empty():
                 self.queue.get_nowait()
             self.queue.put_nowait(None)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
         if not self.closed:
             self.closed = True
+            self.close_code = code
             with contextlib.suppress(asyncio.QueueFull):
                 self.queue.put_nowait(None)
 
+    @property
+    def limited(self) -> int:
+        return self.bucket.limited
+
     def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            self.limited = 0
-            return True
-        self.limited += 1
-        return False
+        if self.address_bucket is not None and not self.address_bucket.allow():
+            self.bucket.limited += 1
+            return False
+        return self.bucket.allow()
 
     async def writer(self) -> None:
         """Send the outbox in order until :meth:`close`; a slow client (full outbox) is closed."""
@@ -373,7 +487,7 @@ class Connection:
                 break
             await self.ws.send_text(orjson.dumps(msg).decode())
         with contextlib.suppress(Exception):
-            await self.ws.close(code=1013 if self.overflow else 1000)
+            await self.ws.close(code=self.close_code)
 
 
 def error(message: str, code: str = "bad_request") -> dict[str, Any]:
@@ -390,51 +504,70 @@ class Player:
     name: str
     bot: str | None = None
     token_hash: str | None = None
-    conns: set[Connection] = field(default_factory=set)
-    claimable: bool = False  # a person's seat of a resumed match, not yet taken back
+    conn: Connection | None = None  # the one live socket of this seat
+    bucket: Bucket = field(default_factory=lambda: Bucket(BURST, RATE))
+    away_since: float | None = None  # time.time() when the person's socket went away (None: here)
     timeouts: int = 0
 
     @property
     def connected(self) -> bool:
-        return bool(self.conns)
+        return self.conn is not None
 
     def owns(self, token: str) -> bool:
         return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
 
     def stored(self, seat: int) -> dict[str, Any]:
-        """The player as the store keeps it (no token: a resumed seat is claimed back by name)."""
-        return {"seat": seat, "name": self.name, "kind": "bot" if self.bot else "human", "bot": self.bot}
+        """The player as the store keeps it: a person with the hash of their token (never the token)."""
+        d: dict[str, Any] = {"seat": seat, "name": self.name, "kind": "bot" if self.bot else "human",
+                             "bot": self.bot}
+        if self.bot is None:
+            d["token_hash"] = self.token_hash
+        return d
 
 
 class Room:
     """One table: the players, the match, the sockets, and the task that drives bots and timers."""
 
     def __init__(self, lobby: Lobby, room_id: str, rules: Rules, *, bots: str = "baseline",
-                 timer_s: float | None = None, seed: int | None = None) -> None:
+                 timer_s: float | None = None, seed: int | None = None, address: str = "") -> None:
         self.lobby = lobby
         self.id = room_id
         self.rules = rules
         self.bot_kind = bots
         self.timer_s = timer_s
         self.seed = secrets.randbelow(2**31) if seed is None else seed
+        self.address = address  # who created it (the per-address cap on unseen rooms)
         self.players: list[Player] = []
         self.spectators: set[Connection] = set()
         self.match: Match | None = None
         self.match_id: Any = None
         self.status = "waiting"  # waiting, playing, over, error
+        self.seen = False  # a person has connected with a token (until then the room may expire)
+        self.stored_room = False  # the waiting room is in the store
         self.stored_upto = 0  # events of the match already in the store
-        self.store_failures = 0
+        self.shown = 0  # events of the match already sent to the clients
+        self._states: dict[int | None, dict[str, Any]] = {}  # the last state each player (None: spectators) got
+        self.saving = False  # a finished hand is being stored: no decisions meanwhile
         self.version = 0  # bumped by every change of the match
-        self.deadline: float | None = None  # time.time() by which the person to act must act
+        self.deadline: float | None = None  # time.time() by which the seat to act must act
         self.pause_until: float | None = None  # after a hand: until everyone is ready or this time
         self.ready: set[int] = set()
         self.last_settlement: dict[str, Any] | None = None
+        self.notice: str | None = None  # why the room stopped, or that storage is being retried
         self.resumed = False
         self.rng = random.Random(self.seed ^ 0x5EED)
         self._bots: dict[str, Bot] = {}
+        self._hints: dict[int, tuple[int, list[dict[str, Any]]]] = {}  # seat -> (version, hint)
         self._wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
-        self.touched = time.time()
+        self.background: set[asyncio.Task[Any]] = set()
+        self.created = time.time()
+        self.touched = self.created
+
+    def new_player(self, name: str, bot: str | None = None, token: str | None = None) -> Player:
+        lim = self.lobby.limits
+        return Player(name=name, bot=bot, token_hash=token_hash(token) if token else None,
+                      bucket=Bucket(lim.ws_burst, lim.ws_rate))
 
     # ---- who is where --------------------------------------------------------------------
 
@@ -451,13 +584,22 @@ class Room:
         return any(p.bot is None and p.connected for p in self.players)
 
     def connections(self) -> list[Connection]:
-        return [c for p in self.players for c in p.conns] + list(self.spectators)
+        return [p.conn for p in self.players if p.conn is not None] + list(self.spectators)
 
     def find_token(self, token: str) -> int | None:
         for i, p in enumerate(self.players):
             if p.owns(token):
                 return i
         return None
+
+    def settings(self) -> dict[str, Any]:
+        """What the store keeps of the room besides the match: restored after a restart."""
+        return {"bots": self.bot_kind, "timer_s": self.timer_s}
+
+    def waiting_data(self) -> dict[str, Any]:
+        """A waiting room as the store keeps it (token hashes, never tokens)."""
+        return {"rules": self.rules.to_dict(), "seed": self.seed, "created": self.created, **self.settings(),
+                "players": [{"name": p.name, "token_hash": p.token_hash} for p in self.players]}
 
     # ---- messages ------------------------------------------------------------------------
 
@@ -471,8 +613,7 @@ class Room:
             "you": player,
             "seat": self.seat_of(player),
             "players": [
-                {"player": i, "name": p.name, "bot": p.bot, "connected": p.connected, "seat": self.seat_of(i),
-                 "claimable": p.claimable}
+                {"player": i, "name": p.name, "bot": p.bot, "connected": p.connected, "seat": self.seat_of(i)}
                 for i, p in enumerate(self.players)
             ],
             "rules": self.rules.to_dict(),
@@ -482,6 +623,7 @@ class Room:
             "hand_number": self.match.hand_number if self.match else 0,
             "scores": list(self.match.scores) if self.match else None,
             "spectators": len(self.spectators),
+            "notice": self.notice,
         }
 
     def state_for(self, player: int | None) -> dict[str, Any]:
@@ -496,6 +638,8 @@ class Room:
             obs.pop("drawn", None)
             obs["seat"] = None
             obs["legal_actions"] = []
+        if self.saving or self.status != "playing":
+            obs["legal_actions"] = []  # nothing can be decided until the hand is stored
         seated = [self.player_at(s) for s in range(SEATS)]
         return {
             "type": "state",
@@ -515,6 +659,8 @@ class Room:
             "deadline": int(self.deadline * 1000) if self.deadline else None,
             "timer_s": self.timer_s,
             "paused": self.pause_until is not None,
+            "saving": self.saving,
+            "notice": self.notice,
             "ready": sorted(s for s in range(SEATS) if m.seating[s] in self.ready),
             "rules": {"preset": self.rules.name.split("+")[0], "match_hands": self.rules.match_hands,
                       "match_rounds": self.rules.match_rounds, "max_pull": self.rules.max_pull},
@@ -522,10 +668,10 @@ class Room:
 
     def broadcast(self, make: Callable[[int | None], dict[str, Any] | None]) -> None:
         for p_index, p in enumerate(self.players):
-            for c in list(p.conns):
+            if p.conn is not None:
                 msg = make(p_index)
                 if msg is not None:
-                    c.send(msg)
+                    p.conn.send(msg)
         for c in list(self.spectators):
             msg = make(None)
             if msg is not None:
@@ -535,8 +681,17 @@ class Room:
         self.broadcast(self.info)
 
     def broadcast_state(self) -> None:
-        if self.match is not None:
-            self.broadcast(self.state_for)
+        """Send everyone the state now; while a hand is being stored nothing new is shown (the state
+        after the hand would tell its result)."""
+        if self.match is None or self.saving:
+            return
+
+        def make(player: int | None) -> dict[str, Any]:
+            msg = self.state_for(player)
+            self._states[player] = msg
+            return msg
+
+        self.broadcast(make)
 
     def send_full(self, conn: Connection) -> None:
         """What a (re)connecting client needs: the room, the state, and a settlement on show."""
@@ -544,26 +699,39 @@ class Room:
         if self.match is not None:
             m = self.match
             seat = self.seat_of(conn.player)
-            start = max((i for i, e in enumerate(m.events) if e["type"] == "start_kyoku"), default=0)
-            conn.send({"type": "events", "replay": True, "events": [filter_event(e, seat) for e in m.events[start:]]})
-            conn.send(self.state_for(conn.player))
+            upto = self.shown  # while a hand is being stored its end is not shown yet
+            start = max((i for i, e in enumerate(m.events[:upto]) if e["type"] == "start_kyoku"), default=0)
+            conn.send({"type": "events", "replay": True,
+                       "events": [filter_event(e, seat) for e in m.events[start:upto]]})
+            state = self._states.get(conn.player) if self.saving else None
+            conn.send(state if state is not None else self.state_for(conn.player))
             if self.last_settlement is not None and (self.pause_until is not None or self.status == "over"):
                 conn.send(self.last_settlement)
 
     # ---- sockets -------------------------------------------------------------------------
 
     def attach(self, conn: Connection) -> None:
+        """A socket joins: a seat's new socket replaces the old one (one live socket per seat)."""
         if conn.player is None:
             self.spectators.add(conn)
         else:
             p = self.players[conn.player]
-            p.conns.add(conn)
-            p.claimable = False
+            old = p.conn
+            if old is not None:
+                old.send(error("this seat was opened in another window or tab; this one is closed", "replaced"))
+                old.close(CLOSE_REPLACED)
+            p.conn = conn
+            conn.bucket = p.bucket
+            p.away_since = None
             p.timeouts = 0
+            if not self.seen:
+                self.seen = True
+                self._remember_seen()
         self.touched = time.time()
         self.send_full(conn)
         self._refresh_deadline(reset=False)
         self.broadcast_info()
+        self.broadcast_state()  # presence at once (the `connected` flags)
         self.poke()
 
     def detach(self, conn: Connection) -> None:
@@ -571,18 +739,25 @@ class Room:
         if conn.player is None:
             self.spectators.discard(conn)
         else:
-            self.players[conn.player].conns.discard(conn)
+            p = self.players[conn.player]
+            if p.conn is not conn:  # already replaced by a newer socket
+                return
+            p.conn = None
+            p.away_since = time.time()
         self.touched = time.time()
         self._refresh_deadline(reset=False)
         self.broadcast_info()
+        self.broadcast_state()
         self.poke()
 
     def handle(self, conn: Connection, raw: str | None) -> None:
         """One message from a client; anything wrong gets an error message and changes nothing."""
+        if conn.closed:
+            return
         if not conn.allow():
             conn.send(error("rate limit: too many messages, slow down", "rate_limited"))
             if conn.limited >= MAX_LIMITED:
-                conn.close()
+                conn.close(1008)
             return
         self.touched = time.time()
         if raw is None:
@@ -602,7 +777,7 @@ class Room:
         try:
             self._dispatch(conn, msg)
         except Exception:  # a bug must cost one message, not the connection or the room
-            log.exception("room %s: message %r failed", self.id, msg.get("type"))
+            log.exception("room %s: message %r failed", self.id, str(msg["type"])[:20])
             conn.send(error("internal error: the message was not handled", "internal"))
 
     def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
@@ -616,12 +791,22 @@ class Room:
         elif t == "hint":
             self._on_hint(conn)
         elif t == "next":
-            if conn.player is not None and self.pause_until is not None:
-                self.ready.add(conn.player)
-                self.broadcast_state()
-                self.poke()
+            self._on_next(conn)
+        elif t == "hello":
+            conn.send(error("already connected: hello is only the first message", "bad_request"))
         else:
             conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, sync, ping"))
+
+    def _on_next(self, conn: Connection) -> None:
+        if conn.player is None:
+            conn.send(error("spectators do not take part in the pause", "forbidden"))
+        elif self.pause_until is None:
+            what = "the match is over" if self.status == "over" else "no hand has just ended"
+            conn.send(error(f"there is no pause to end: {what}", "not_paused"))
+        else:
+            self.ready.add(conn.player)
+            self.broadcast_state()
+            self.poke()
 
     def _on_action(self, conn: Connection, msg: dict[str, Any]) -> None:
         if conn.player is None:
@@ -634,6 +819,9 @@ class Room:
         m = self.match
         if m is None or self.status != "playing":
             conn.send(error(f"the match is not in progress ({self.status})", "not_playing"))
+            return
+        if self.saving:
+            conn.send(error("the hand is being saved; wait for the settlement", "saving"))
             return
         seat = self.seat_of(conn.player)
         if "seat" in msg and msg["seat"] != seat:
@@ -662,15 +850,26 @@ class Room:
         if m is None or seat is None or self.status != "playing":
             conn.send(error("hints are for a seat in a match in progress", "forbidden"))
             return
-        if m.to_act != seat or m.phase != "turn":
+        if m.to_act != seat or m.phase != "turn" or self.saving:
             conn.send(error("hints are given on your turn, before a discard", "not_your_turn"))
             return
-        conn.send({"type": "hint", "version": self.version, "discards": hint(m, seat)})
+        cached = self._hints.get(seat)
+        if cached is None or cached[0] != self.version:  # one computation per state, however often asked
+            cached = (self.version, hint(m, seat))
+            self._hints[seat] = cached
+        conn.send({"type": "hint", "version": self.version, "discards": cached[1]})
 
     # ---- changing the match ---------------------------------------------------------------
 
     def poke(self) -> None:
         self._wake.set()
+
+    def spawn(self, coro: Awaitable[Any], name: str) -> None:
+        """A background task of this room, kept until it ends (cancelled when the room stops)."""
+        task = asyncio.ensure_future(coro)
+        task.set_name(f"room-{self.id}-{name}")
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     def _bot(self, name: str) -> Bot:
         if name not in self._bots:
@@ -687,70 +886,108 @@ class Room:
         self._apply(seat, bot.choose(obs, legal, self.rng))
 
     def _apply(self, seat: int, action: Action) -> None:
-        """Apply a legal action; store finished hands; then tell everyone."""
+        """Apply a legal action and tell everyone; a hand that ended is stored first (:meth:`_save`)."""
         m = self.match
-        assert m is not None
+        assert m is not None and not self.saving
         start = len(m.events)
         m.apply(seat, action)
         self.version += 1
         new = m.events[start:]
         ends = [i for i in range(start, len(m.events)) if m.events[i]["type"] in ("end_kyoku", "end_game")]
-        settlement = None
         if ends:
-            upto = ends[-1] + 1
-            try:
-                self.lobby.store.append_events(self.match_id, m.events[self.stored_upto : upto])
-            except Exception:
-                log.exception("room %s: storing hand %d of match %s failed", self.id, m.hand_number, self.match_id)
-                self._store_failed()
-                return
-            self.store_failures = 0
-            hand_events = m.events[self.stored_upto : upto]
-            self.stored_upto = upto
-            if m.is_over:
-                try:  # the record is complete; if this fails, the next start-up finishes the match
-                    self.lobby.store.finish_match(self.match_id, list(m.scores))
-                except Exception:
-                    log.exception("room %s: finishing match %s failed", self.id, self.match_id)
-            settlement = self._settlement(hand_events)
-            self.last_settlement = settlement
-            if m.is_over:
-                self.status = "over"
-                self.pause_until = None
-            elif self.lobby.next_delay > 0:
-                self.pause_until = time.time() + self.lobby.next_delay
-                self.ready = set()
+            self.saving = True
+            self.deadline = None
+            self.spawn(self._save(start, ends[-1] + 1), "save")
+            return
+        self.shown = len(m.events)
         self._refresh_deadline(reset=True)
         self.broadcast(lambda p: {"type": "events", "events": [filter_event(e, self.seat_of(p)) for e in new]})
         self.broadcast_state()
-        if settlement is not None:
-            self.broadcast(lambda p: settlement)
-            if self.status == "over":
-                self.broadcast_info()
         self.poke()
 
-    def _store_failed(self) -> None:
-        """Rewind to the last stored hand: the hand is played again from its deal."""
-        assert self.match is not None
-        self.store_failures += 1
-        try:  # start_game is stored with the first hand: until then, rebuild from it alone
-            self.match = rebuild(self.match.events[: max(self.stored_upto, 1)])
-        except Exception:
-            log.exception("room %s: cannot rewind", self.id)
-            self.store_failures = STORE_RETRIES
-        self.version += 1
-        self.pause_until = None
-        if self.store_failures >= STORE_RETRIES:
-            self.status = "error"
-            self.deadline = None
-            self.broadcast(lambda p: error("the hand could not be saved; the match stops here and can be resumed "
-                                           "after the server restarts", "store_failed"))
-        else:
-            self.broadcast(lambda p: error("the hand could not be saved; it is played again from its deal",
-                                           "store_failed"))
-            self._refresh_deadline(reset=True)
+    async def _save(self, shown: int, upto: int) -> None:
+        """Store the events up to ``upto`` (a finished hand), then show them from ``shown`` on.
+
+        A failing database is retried, backing off, until it works: the hand is kept, nobody sees
+        its result before it is stored, and nobody can act meanwhile.  A lost lease or a lost
+        database file stops the room instead."""
+        m = self.match
+        assert m is not None
+        lb = self.lobby
+        events = m.events[self.stored_upto : upto]
+        delay, told = 0.5, False
+
+        def slow() -> None:
+            nonlocal told
+            if not told:
+                told = True
+                self.notice = "the database is slow; the hand is saved as soon as it answers"
+                self.broadcast(lambda p: error(self.notice or "", "store_slow"))
+
+        while True:
+            try:
+                await lb.append(self.match_id, events, self.stored_upto, on_slow=slow)
+                break
+            except LeaseLost as e:
+                self.stop_with(f"this match is now played by another server: {e}", "moved")
+                return
+            except DatabaseLost as e:
+                lb.database_lost(str(e))
+                return
+            except Exception as e:
+                if not transient(e):  # a refusal that retrying cannot mend (a bug, a conflicting record)
+                    log.exception("room %s: storing hand %d of match %s failed", self.id, m.hand_number,
+                                  self.match_id)
+                    self.stop_with("the hand could not be saved (internal error); the match stops here "
+                                   "and resumes from the last saved hand after a restart", "internal")
+                    return
+                log.warning("room %s: storing hand %d of match %s failed (%s); retrying in %.1f s", self.id,
+                            m.hand_number, self.match_id, e, delay)
+                if not told:
+                    told = True
+                    self.notice = ("the database is unavailable: the hand is kept and saved when it is back; "
+                                   "play goes on then")
+                    self.broadcast(lambda p: error(self.notice or "", "store_failed"))
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, SAVE_BACKOFF_MAX)
+                if self.status != "playing" or self.match is not m:
+                    return
+        hand_events = events
+        self.stored_upto = upto
+        self.saving = False
+        self.notice = None
+        if m.is_over:  # the record is complete (end_game stored); if this fails, the next start-up finishes it
+            self.spawn(lb.quietly(lb.store.finish_match, self.match_id, list(m.scores),
+                                  what=f"room {self.id}: finishing match {self.match_id}"), "finish")
+        settlement = self._settlement(hand_events)
+        self.last_settlement = settlement
+        if m.is_over:
+            self.status = "over"
+            self.pause_until = None
+        elif lb.next_delay > 0:
+            self.pause_until = time.time() + lb.next_delay
+            self.ready = set()
+        new = m.events[shown:]
+        self.shown = len(m.events)
+        self._refresh_deadline(reset=True)
+        self.broadcast(lambda p: {"type": "events", "events": [filter_event(e, self.seat_of(p)) for e in new]})
         self.broadcast_state()
+        self.broadcast(lambda p: settlement)
+        if self.status == "over":
+            self.broadcast_info()
+        self.poke()
+
+    def stop_with(self, message: str, code: str) -> None:
+        """Stop the room for good (a lost lease, a lost database, a bug): everyone is told why."""
+        log.error("room %s (match %s) stopped: %s", self.id, self.match_id, message)
+        self.status = "error"
+        self.saving = False
+        self.notice = message
+        self.deadline = None
+        self.pause_until = None
+        self.broadcast(lambda p: error(message, code))
         self.broadcast_info()
+        self.broadcast_state()
         self.poke()
 
     def _settlement(self, hand_events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -798,13 +1035,28 @@ class Room:
                                 for r, s in enumerate(order)]
         return msg
 
+    def grace_for(self, p: Player) -> float:
+        """How long a person away keeps their seat before the bot plays it: their turn timer, or
+        the server's grace period when the room has none."""
+        return self.timer_s if self.timer_s else self.lobby.limits.grace
+
     def _refresh_deadline(self, reset: bool) -> None:
         m = self.match
-        if not self.timer_s or m is None or self.status != "playing" or self.pause_until is not None:
+        if m is None or self.status != "playing" or self.pause_until is not None or self.saving:
+            self.deadline = None
+            return
+        if m.to_act < 0:
             self.deadline = None
             return
         p = self.player_at(m.to_act)
-        if p.bot is not None or not p.connected:
+        if p.bot is not None:
+            self.deadline = None
+        elif not p.connected:
+            if p.away_since is None:
+                p.away_since = time.time()
+            end = p.away_since + self.grace_for(p)  # then the bot plays for them until they are back
+            self.deadline = end if end > time.time() else None
+        elif not self.timer_s:
             self.deadline = None
         elif reset or self.deadline is None:
             self.deadline = time.time() + self.timer_s
@@ -821,13 +1073,14 @@ class Room:
             await asyncio.wait_for(self._wake.wait(), timeout)
 
     async def _run(self) -> None:
-        """Bots act (after ``bot_delay``), a person away is played by the baseline bot, a person who
-        does not act by the deadline too (that decision only); with no person connected, it waits."""
+        """Bots act (after ``bot_delay``); a person away is played by the baseline bot once their
+        grace period is over, a person who does not act by the turn timer too (that decision only);
+        with no person connected, or while a hand is being stored, it waits."""
         try:
             while self.status == "playing" and self.match is not None:
                 m = self.match
                 now = time.time()
-                if not self.humans_connected():
+                if self.saving or not self.humans_connected():
                     await self._wait(None)
                     continue
                 if self.pause_until is not None:
@@ -842,11 +1095,14 @@ class Room:
                     continue
                 seat = m.to_act
                 p = self.player_at(seat)
+                if p.bot is None and not p.connected and self.deadline is not None and now < self.deadline:
+                    await self._wait(self.deadline - now)  # the grace period of a person away
+                    continue
                 if p.bot is not None or not p.connected:
                     version = self.version
                     await asyncio.sleep(self.lobby.bot_delay)
                     if (self.version != version or self.status != "playing" or self.pause_until is not None
-                            or (p.bot is None and p.connected)):
+                            or self.saving or (p.bot is None and p.connected)):
                         continue
                     self._auto(seat, p.bot or "baseline")
                     continue
@@ -862,35 +1118,69 @@ class Room:
             raise
         except Exception:
             log.exception("room %s: the driver failed", self.id)
-            self.status = "error"
-            self.broadcast(lambda p: error("internal error: the match stops here", "internal"))
-            self.broadcast_info()
+            self.stop_with("internal error: the match stops here", "internal")
 
     async def stop(self) -> None:
         for c in self.connections():
-            c.close()
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
+            c.close(1001)
+        tasks = [t for t in (self.task, *self.background) if t is not None and not t.done()]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+                await t
+
+    # ---- storage of the room itself ------------------------------------------------------
+
+    def _remember_seen(self) -> None:
+        """The first person connected: the room is kept from now on (stored, resumed after a restart)."""
+        lb = self.lobby
+        if self.match_id is not None:
+            self.spawn(lb.quietly(lb.store.mark_seen, self.match_id, what=f"room {self.id}: mark seen"), "seen")
+        elif self.status == "waiting":
+            self.spawn(self.save_waiting(), "save-room")
+
+    async def save_waiting(self) -> None:
+        """Store the waiting room (after its first connection, and after each join)."""
+        if self.status != "waiting" or not self.seen:
+            return
+        await self.lobby.db_call(self.lobby.store.save_room, self.id, self.waiting_data())
+        self.stored_room = True
 
     # ---- starting --------------------------------------------------------------------------
 
-    def begin(self) -> None:
+    async def begin(self) -> None:
         """Start the match: bots fill the empty places; the match is created in the store."""
+        if self.status != "waiting":
+            raise LobbyError(409, f"the match has already started ({self.status})")
+        self.status = "starting"  # nobody joins or starts it twice while the store answers
+        added = 0
         while len(self.players) < SEATS:
-            self.players.append(Player(name=f"Bot {len(self.players)}", bot=self.bot_kind))
+            self.players.append(self.new_player(f"Bot {len(self.players)}", bot=self.bot_kind))
+            added += 1
         m = Match(self.rules, seed=self.seed, names=[p.name for p in self.players])
         stored = [self.players[m.seating[s]].stored(s) for s in range(SEATS)]
+        lb = self.lobby
         try:
-            self.match_id = self.lobby.store.create_match(self.id, self.rules.to_dict(), self.seed, stored)
-        except Exception:
-            log.exception("room %s: create_match failed", self.id)
+            self.match_id = await lb.db_call(
+                lb.store.create_match, self.id, self.rules.to_dict(), self.seed, stored, settings=self.settings(),
+                seen=self.seen, replaces_room=self.id if self.stored_room else None)
+        except Exception as e:
+            del self.players[len(self.players) - added :]
+            self.status = "waiting"
+            lb.refuse_if_lost(e)
+            log.warning("room %s: create_match failed: %s", self.id, e)
             raise LobbyError(503, "the match could not be stored; try again") from None
+        self.stored_room = False
         self.match = m
         self.status = "playing"
         self.stored_upto = 0
+        self.shown = len(m.events)
         self.version += 1
+        now = time.time()
+        for p in self.players:
+            if p.bot is None and not p.connected:
+                p.away_since = now
         self._refresh_deadline(reset=True)
         self.broadcast_info()
         self.broadcast_state()
@@ -901,15 +1191,128 @@ class Lobby:
     """Every room of the server, the store, and the settings shared by the rooms."""
 
     def __init__(self, store: StoreLike, *, bot_delay: float = 0.4, timer: float | None = None,
-                 next_delay: float = 8.0, max_rooms: int = MAX_ROOMS,
-                 rate_limit: tuple[int, float] = (BURST, RATE)) -> None:
+                 next_delay: float = 8.0, max_rooms: int | None = None,
+                 rate_limit: tuple[int, float] | None = None, limits: Limits | None = None) -> None:
+        lim = limits or Limits()
+        if rate_limit is not None:  # the per-address bucket stays above the per-seat one
+            burst, rate = rate_limit
+            lim = Limits(**{**lim.__dict__, "ws_burst": burst, "ws_rate": rate,
+                            "address_ws_burst": max(lim.address_ws_burst, 3 * burst),
+                            "address_ws_rate": max(lim.address_ws_rate, 3 * rate)})
+        if max_rooms is not None:
+            lim = Limits(**{**lim.__dict__, "max_rooms": max_rooms})
+        self.limits = lim
         self.store = store
-        self.rate_limit = rate_limit
         self.bot_delay = max(0.0, bot_delay)
         self.timer = timer
         self.next_delay = next_delay
-        self.max_rooms = max_rooms
         self.rooms: dict[str, Room] = {}
+        self.broken: str | None = None  # the database was lost: no play until a restart
+        self.post_buckets = Buckets(lim.post_burst, lim.post_rate)
+        self.get_buckets = Buckets(lim.get_burst, lim.get_rate)
+        self.ws_buckets = Buckets(lim.address_ws_burst, lim.address_ws_rate)
+        self.sockets: dict[str, int] = {}  # open WebSockets per client address
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tjmj-db")
+        self._appends: list[tuple[Any, list[dict[str, Any]], int, asyncio.Future[None]]] = []
+        self._appender: asyncio.Future[None] | None = None
+
+    @property
+    def rate_limit(self) -> tuple[int, float]:
+        return self.limits.ws_burst, self.limits.ws_rate
+
+    # ---- the database, off the event loop -----------------------------------------------
+
+    async def db_call(self, fn: Callable[..., T], *args: Any, on_slow: Callable[[], None] | None = None,
+                      **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` in the database thread pool, awaited to the end (a write is never
+        abandoned half way: retrying one that is still running could store it twice).
+        ``on_slow()`` is called once if it takes longer than ``limits.db_timeout``."""
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        if on_slow is None:
+            return await fut
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), self.limits.db_timeout)
+        except TimeoutError:
+            on_slow()
+            return await fut
+
+    async def append(self, match_id: Any, events: list[dict[str, Any]], at: int, *,
+                     on_slow: Callable[[], None] | None = None) -> None:
+        """Store a finished hand (``Store.append_events(match_id, events, at=at)``).  Hands that end
+        while a write is under way go together in the next one: one transaction and one fsync
+        (``Store.append_many``), each refused alone if it must be.  ``on_slow`` as :meth:`db_call`."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._appends.append((match_id, events, at, fut))
+        if self._appender is None or self._appender.done():
+            self._appender = asyncio.ensure_future(self._write_appends())
+        if on_slow is None:
+            await fut
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(fut), self.limits.db_timeout)
+        except TimeoutError:
+            on_slow()
+            await fut
+
+    async def _write_appends(self) -> None:
+        while self._appends:
+            batch, self._appends = self._appends, []
+            try:
+                results = await self.db_call(self.store.append_many, [(m, e, a) for m, e, a, _ in batch])
+            except BaseException as e:  # the database failed: every hand of the batch is retried by its room
+                for *_, f in batch:
+                    if not f.done():
+                        f.set_exception(e)
+                if isinstance(e, asyncio.CancelledError):
+                    raise
+                continue
+            for (*_, f), r in zip(batch, results, strict=True):
+                if not f.done():
+                    if r is None:
+                        f.set_result(None)
+                    else:
+                        f.set_exception(r)
+
+    async def db_read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A read for an HTTP answer: a database slower than ``limits.db_timeout`` answers 503."""
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        fut.add_done_callback(lambda f: f.cancelled() or f.exception())  # no "never retrieved" warning
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), self.limits.db_timeout)
+        except TimeoutError:
+            raise LobbyError(503, "the database is not answering; try again shortly", retry_after=5) from None
+
+    async def quietly(self, fn: Callable[..., Any], *args: Any, what: str) -> None:
+        """A background write that may fail without stopping anything (logged)."""
+        try:
+            await self.db_call(fn, *args)
+        except DatabaseLost as e:
+            self.database_lost(str(e))
+        except Exception as e:
+            log.warning("%s failed: %s", what, e)
+
+    def refuse_if_lost(self, e: BaseException) -> None:
+        if isinstance(e, DatabaseLost):
+            self.database_lost(str(e))
+            raise LobbyError(503, str(e)) from None
+
+    def database_lost(self, message: str) -> None:
+        """The database file is gone (or replaced, or unwritable): stop every table, refuse new ones."""
+        if self.broken is not None:
+            return
+        self.broken = message
+        log.critical("%s: play is stopped; restore the database and restart the server", message)
+        for room in self.rooms.values():
+            if room.status in ("playing", "waiting", "starting"):
+                room.stop_with(f"{message}. Play is stopped: nothing more can be saved", "database_lost")
+
+    def check_open(self) -> None:
+        if self.broken is not None:
+            raise LobbyError(503, f"{self.broken}; play is stopped until the server is restarted")
+
+    # ---- rooms --------------------------------------------------------------------------
 
     def _new_id(self) -> str:
         while True:
@@ -917,81 +1320,115 @@ class Lobby:
             if rid not in self.rooms:
                 return rid
 
-    def get(self, room_id: str) -> Room:
+    def get(self, room_id: Any) -> Room:
         room = self.rooms.get(room_id.upper() if isinstance(room_id, str) else "")
         if room is None:
-            raise LobbyError(404, f"no room {room_id!r}")
+            text = room_id[:20] if isinstance(room_id, str) else room_id
+            raise LobbyError(404, f"no room {text!r}")
         return room
 
     def create(self, name: str, rules: Rules, *, bots: str = "baseline", timer_s: float | None = None,
-               seed: int | None = None) -> tuple[Room, str]:
-        if len(self.rooms) >= self.max_rooms:
-            self.cleanup(force=True)
-            if len(self.rooms) >= self.max_rooms:
-                raise LobbyError(503, "too many rooms; try again later")
+               seed: int | None = None, address: str = "") -> tuple[Room, str]:
+        self.check_open()
         if bots not in BOT_NAMES:
             raise LobbyError(400, f"'bots' must be one of {', '.join(BOT_NAMES)}")
-        room = Room(self, self._new_id(), rules, bots=bots, timer_s=timer_s, seed=seed)
+        lim = self.limits
+        unseen = [r for r in self.rooms.values() if not r.seen and r.status in ("waiting", "playing")]
+        if address and sum(1 for r in unseen if r.address == address) >= lim.unseen_per_address:
+            raise LobbyError(429, f"you have {lim.unseen_per_address} rooms nobody has connected to yet; "
+                                  "open one of them or wait a little", retry_after=lim.unseen_ttl / 4)
+        if len(self.rooms) >= lim.max_rooms:
+            self.cleanup(force=True)
+        if len(self.rooms) >= lim.max_rooms and unseen:  # real players first: drop the oldest unconnected room
+            oldest = min(unseen, key=lambda r: r.created)
+            self.expire(oldest)
+        if len(self.rooms) >= lim.max_rooms:
+            raise LobbyError(503, "too many rooms; try again later", retry_after=30)
+        room = Room(self, self._new_id(), rules, bots=bots, timer_s=timer_s, seed=seed, address=address)
         token = secrets.token_urlsafe(24)
-        room.players.append(Player(name=name, token_hash=token_hash(token)))
+        room.players.append(room.new_player(name, token=token))
         self.rooms[room.id] = room
         return room, token
 
-    def join(self, room_id: str, name: str) -> tuple[Room, int, str]:
+    async def join(self, room_id: str, name: str) -> tuple[Room, int, str]:
+        self.check_open()
         room = self.get(room_id)
+        if room.status != "waiting":
+            raise LobbyError(409, "the match has started; you can watch it")
+        if len(room.players) >= SEATS:
+            raise LobbyError(409, "the room is full")
         token = secrets.token_urlsafe(24)
-        if room.status == "waiting":
-            if len(room.players) >= SEATS:
-                raise LobbyError(409, "the room is full")
-            room.players.append(Player(name=name, token_hash=token_hash(token)))
-            room.broadcast_info()
-            return room, len(room.players) - 1, token
-        if room.status == "playing":
-            for i, p in enumerate(room.players):
-                if p.claimable and p.bot is None and p.name == name:
-                    p.token_hash = token_hash(token)
-                    p.claimable = False
-                    room.broadcast_info()
-                    return room, i, token
-        raise LobbyError(409, "the match has started; you can watch it")
+        room.players.append(room.new_player(name, token=token))
+        if room.seen:
+            try:
+                await room.save_waiting()
+            except Exception as e:
+                if room.status == "waiting" and room.players and room.players[-1].owns(token):
+                    room.players.pop()
+                self.refuse_if_lost(e)
+                log.warning("room %s: storing the join failed: %s", room.id, e)
+                raise LobbyError(503, "the room could not be saved; try again") from None
+        room.broadcast_info()
+        return room, len(room.players) - 1, token
 
-    def start(self, room_id: str, token: Any) -> Room:
+    async def start(self, room_id: str, token: Any) -> Room:
+        self.check_open()
         room = self.get(room_id)
         if not isinstance(token, str) or not room.players or not room.players[0].owns(token):
             raise LobbyError(403, "only the host can start the match")
-        if room.status != "waiting":
-            raise LobbyError(409, f"the match has already started ({room.status})")
-        room.begin()
+        await room.begin()
         return room
 
-    def resume_all(self) -> list[str]:
-        """Rebuild the rooms of every unfinished stored match (after a restart); the ids resumed."""
+    def expire(self, room: Room) -> None:
+        """Forget a room nobody connected to; a started one's match (no events: nobody played) goes too."""
+        self.rooms.pop(room.id, None)
+        room.status = "expired"
+        if room.task is not None:
+            room.task.cancel()
+        if room.match_id is not None:
+            asyncio.ensure_future(self.quietly(self.store.discard_match, room.match_id,
+                                               what=f"room {room.id}: discarding an unconnected match"))
+
+    # ---- start-up, leases, shutdown -----------------------------------------------------
+
+    async def resume_all(self) -> list[str]:
+        """Claim and rebuild every unfinished match (and waiting room) that is free; the ids resumed."""
         resumed = []
-        for rec in self.store.unfinished_matches():
+        for rec in await self.db_call(self.store.claim_matches):
             try:
-                room = self._resume(rec)
+                room = await self._resume(rec)
             except Exception as e:
                 log.warning("match %s (room %s) cannot be resumed: %s; marked abandoned", rec.get("id"),
                             rec.get("room"), e)
-                with contextlib.suppress(Exception):
-                    self.store.abandon_match(rec["id"])
+                await self.quietly(self.store.abandon_match, rec["id"], what=f"abandoning match {rec.get('id')}")
                 continue
             resumed.append(room.id)
+        for rec in await self.db_call(self.store.claim_rooms):
+            try:
+                waiting = self._restore_waiting(rec)
+            except Exception as e:
+                log.warning("waiting room %s cannot be restored: %s; deleted", rec.get("code"), e)
+                await self.quietly(self.store.delete_room, rec.get("code"), what="deleting a broken room")
+                continue
+            if waiting is not None:
+                resumed.append(waiting.id)
         return resumed
 
-    def _resume(self, rec: dict[str, Any]) -> Room:
-        events = self.store.events(rec["id"])
+    async def _resume(self, rec: dict[str, Any]) -> Room:
+        events = await self.db_call(self.store.events, rec["id"])
         m = rebuild(events) if events else self._first_hand(rec)
         if m.is_over:
-            self.store.finish_match(rec["id"], list(m.scores))
-            raise ResumeError("the match is over")
-        rid = str(rec.get("room") or self._new_id())
-        if rid in self.rooms:
+            await self.db_call(self.store.finish_match, rec["id"], list(m.scores))
+            raise ResumeError("the match is over (finished now)")
+        rid = str(rec.get("room") or "")
+        if not rid or rid in self.rooms:
             rid = self._new_id()
-        room = Room(self, rid, m.rules, seed=m.seed)
-        stored = list(rec.get("players") or [])
+        settings = rec.get("settings") or {}
+        bots = settings.get("bots")
+        room = Room(self, rid, m.rules, seed=m.seed, bots=bots if bots in BOT_NAMES else "baseline",
+                    timer_s=_timer(settings.get("timer_s")))
         by_seat: dict[int, dict[str, Any]] = {}
-        for i, sp in enumerate(stored):  # stored by seat, each with its "seat"
+        for i, sp in enumerate(rec.get("players") or []):  # stored by seat, each with its "seat"
             if isinstance(sp, dict):
                 seat = sp.get("seat")
                 by_seat[seat if isinstance(seat, int) else i] = sp
@@ -1002,18 +1439,51 @@ class Lobby:
             bot = sp.get("bot") if sp.get("kind") == "bot" else None
             if bot is not None and bot not in BOT_NAMES:
                 bot = "baseline"
-            players.append(Player(name=m.names[player], bot=bot, claimable=bot is None))
+            th = sp.get("token_hash") if bot is None else None
+            if bot is None and not (isinstance(th, str) and len(th) == 64):
+                # stored before tokens were: nobody could ever take this seat back (and no name may)
+                raise ResumeError(f"seat {seat} ({m.names[player]!r}) has no stored token")
+            p = room.new_player(m.names[player], bot=bot)
+            p.token_hash = th
+            if bot is None:
+                p.away_since = time.time()
+            players.append(p)
         room.players = players
-        kinds = {p.bot for p in players if p.bot}
-        room.bot_kind = kinds.pop() if len(kinds) == 1 else "baseline"
-        room.timer_s = self.timer
+        if not settings.get("bots"):
+            kinds = {p.bot for p in players if p.bot}
+            room.bot_kind = kinds.pop() if len(kinds) == 1 else "baseline"
         room.match = m
         room.match_id = rec["id"]
         room.status = "playing"
+        room.seen = True
         room.stored_upto = len(events)  # 0 when nothing is stored: start_game goes with the first hand
+        room.shown = len(m.events)
         room.resumed = True
         room.version = 1
         self.rooms[rid] = room
+        return room
+
+    def _restore_waiting(self, rec: dict[str, Any]) -> Room | None:
+        code, data = rec["code"], rec["data"]
+        if code in self.rooms:  # a match of the same room was resumed: this row is stale
+            asyncio.ensure_future(self.quietly(self.store.delete_room, code, what=f"deleting stale room {code}"))
+            return None
+        rules = Rules.from_dict(data["rules"])
+        bots = data.get("bots") if data.get("bots") in BOT_NAMES else "baseline"
+        room = Room(self, code, rules, bots=bots, timer_s=_timer(data.get("timer_s")), seed=int(data["seed"]))
+        for sp in data.get("players") or []:
+            th = sp.get("token_hash")
+            if not (isinstance(th, str) and len(th) == 64):
+                raise ResumeError("a player without a stored token")
+            p = room.new_player(clean_name(sp.get("name")))
+            p.token_hash = th
+            room.players.append(p)
+        if not room.players or len(room.players) > SEATS:
+            raise ResumeError(f"{len(room.players)} players")
+        room.seen = room.stored_room = True
+        room.created = float(data.get("created") or time.time())
+        room.resumed = True
+        self.rooms[code] = room
         return room
 
     @staticmethod
@@ -1032,18 +1502,80 @@ class Lobby:
             if room.status == "playing":
                 room.start_driver()
 
+    async def renew(self) -> None:
+        """Extend this process's leases; a room whose match another process took stops."""
+        try:
+            matches, codes = await self.db_call(self.store.renew)
+        except DatabaseLost as e:
+            self.database_lost(str(e))
+            return
+        except Exception as e:
+            log.warning("renewing the leases failed: %s", e)
+            return
+        for room in list(self.rooms.values()):
+            if room.status == "playing" and room.match_id is not None and room.match_id not in matches:
+                room.stop_with("this match is now played by another server (this one's lease ended)", "moved")
+            elif room.status == "waiting" and room.stored_room and room.id not in codes:
+                room.stop_with("this room is now kept by another server", "moved")
+
+    async def adopt(self) -> list[str]:
+        """Resume matches another process left behind (its lease ended); started at once."""
+        if self.broken is not None:
+            return []
+        try:
+            ids = await self.resume_all()
+        except Exception as e:
+            log.warning("looking for matches to resume failed: %s", e)
+            return []
+        for rid in ids:
+            room = self.rooms.get(rid)
+            if room is not None and room.status == "playing":
+                room.start_driver()
+        if ids:
+            log.info("took over %d match(es) whose server stopped: rooms %s", len(ids), ", ".join(ids))
+        return ids
+
     def cleanup(self, force: bool = False) -> None:
-        """Forget finished rooms nobody watches (10 minutes after), and empty waiting rooms (an hour)."""
+        """Forget rooms nobody needs: unconnected ones after ``unseen_ttl`` (never resumed), finished
+        ones ``finished_ttl`` after the last person left, idle waiting ones after ``waiting_ttl``."""
         now = time.time()
+        lim = self.limits
         for rid, room in list(self.rooms.items()):
-            idle = now - room.touched
             if room.connections():
                 continue
-            done = room.status in ("over", "error") and (force or idle > 600)
-            stale = room.status == "waiting" and (idle > 3600 or (force and idle > 60))
+            idle = now - room.touched
+            if not room.seen and room.status in ("waiting", "playing"):
+                if now - room.created > lim.unseen_ttl:
+                    self.expire(room)
+                continue
+            done = room.status in ("over", "error") and (force or idle > lim.finished_ttl)
+            stale = room.status == "waiting" and (idle > lim.waiting_ttl or (force and idle > 60))
             if done or stale:
                 del self.rooms[rid]
+                if stale and room.stored_room:
+                    asyncio.ensure_future(self.quietly(self.store.delete_room, rid, what=f"deleting room {rid}"))
 
     async def shutdown(self) -> None:
         for room in list(self.rooms.values()):
             await room.stop()
+        if self.broken is None:
+            try:  # a restarted server resumes at once instead of waiting for the leases to end
+                await asyncio.wait_for(self.db_call(self.store.release_all), self.limits.db_timeout)
+            except Exception as e:
+                log.warning("releasing the leases failed: %s", e)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def transient(e: BaseException) -> bool:
+    """A database failure that may pass (the server down, a timeout, a lock): worth retrying."""
+    if isinstance(e, OSError | TimeoutError):
+        return True
+    try:
+        from sqlalchemy import exc
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(e, exc.OperationalError | exc.InterfaceError | exc.DisconnectionError | exc.TimeoutError)
+
+
+def _timer(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else None

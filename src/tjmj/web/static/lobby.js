@@ -34,12 +34,13 @@ function hero() {
     el("span", { class: "gap" }), tileImg("5z", { size: "md", wild: true }), tileImg("6z", { size: "md", wild: true }));
 }
 
-async function go(promise) {
+async function go(promise, { rethrow = false } = {}) {
   try {
     const d = await promise;
     saveSeat(d.room, { token: d.token, player: d.player });
     location.href = `/table/${d.room}`;
   } catch (e) {
+    if (rethrow) throw e;
     toast(e.message);
   }
 }
@@ -62,16 +63,27 @@ document.getElementById("join").addEventListener("submit", (e) => {
   e.preventDefault();
   const code = new FormData(e.target).get("code").trim().toUpperCase();
   if (!code) return;
-  api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: name() })
-    .then((d) => go(Promise.resolve(d)))
-    .catch(async (err) => {
-      toast(err.message);
-      try {  // a room that has started can still be watched
-        await api(`/api/rooms/${encodeURIComponent(code)}`);
-        setTimeout(() => { location.href = `/table/${encodeURIComponent(code)}`; }, 1200);
-      } catch { /* no such room */ }
-    });
+  joinByCode(code);
 });
+
+// A room that has started can only be watched: look first, so there is no error on the way.
+async function joinByCode(code) {
+  const where = `/table/${encodeURIComponent(code)}`;
+  let info;
+  try {
+    info = await api(`/api/rooms/${encodeURIComponent(code)}`);
+  } catch (err) {
+    toast(err.message);
+    return;
+  }
+  if (info.status !== "waiting") { location.href = where; return; }
+  try {
+    await go(api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: name() }), { rethrow: true });
+  } catch (err) {
+    if (String(err.message).includes("started")) location.href = where; // it started meanwhile: watch it
+    else toast(err.message);
+  }
+}
 
 langToggle(document.getElementById("lang"), fillSelects);
 applyI18n();

@@ -84,7 +84,8 @@ export function meldEl(text, wilds = [], size = "sm") {
 }
 
 export function discardsEl(list, wilds = [], { last = false, size = "sm", perRow = 6 } = {}) {
-  const box = el("div", { class: "discards", style: `--per-row:${perRow}` });
+  const box = el("div", { class: "discards" });
+  box.style.setProperty("--per-row", String(perRow)); // CSSOM, not a style attribute: the CSP forbids those
   list.forEach((tile, i) => {
     const cls = last && i === list.length - 1 ? "last" : "";
     box.append(tileImg(tile, { size, wild: wilds.includes(tile), cls }));

@@ -27,16 +27,21 @@ let settlementClosedFor = null;
 let lastDiscard = null; // {actor, count}
 let retry = 0;
 let closedForGood = false;
+let reconnectTimer = null;
 const log = [];
 
 // ---- the connection ------------------------------------------------------------------------
 
+// The token goes in the first message, never in the URL (URLs end up in logs).
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const q = seat ? `token=${encodeURIComponent(seat.token)}` : "spectate=1";
   setConn("connecting");
-  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(room)}?${q}`);
-  ws.onopen = () => { retry = 0; setConn("connected"); };
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(room)}`);
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify(seat ? { type: "hello", token: seat.token } : { type: "hello", spectate: true }));
+    setConn("connected");
+  };
   ws.onmessage = (e) => {
     let msg;
     try { msg = JSON.parse(e.data); } catch { return; }
@@ -49,11 +54,27 @@ function connect() {
       seat = null;
     }
     if (e.code === 4404) { showMissing(); return; }
+    if (e.code === 4409) { showReplaced(); return; } // the seat was opened in another tab: do not fight it
     setConn("disconnected");
     retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 500 * retry);
+    reconnectTimer = setTimeout(connect, 500 * retry);
   };
 }
+
+function showReplaced() {
+  setConn("disconnected");
+  $("conn").textContent = t("opened_elsewhere");
+  const again = el("button", { class: "primary", onclick: () => { hideNotice(); connect(); } }, t("use_here"));
+  showNotice(t("opened_elsewhere"), again);
+}
+
+function showNotice(text, ...extra) {
+  const box = $("notice");
+  box.replaceChildren(el("span", {}, text), ...extra);
+  box.hidden = false;
+}
+
+function hideNotice() { $("notice").hidden = true; }
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
@@ -98,6 +119,8 @@ function onMessage(msg) {
     case "error":
       if (msg.code === "bad_token") { dropSeat(room); seat = null; }
       if (msg.code === "no_room") { closedForGood = true; showMissing(); return; }
+      if (msg.code === "not_paused") return; // "next hand" pressed after the pause ended on its own
+      if (msg.code === "replaced") return; // the close that follows says it
       toast(msg.message);
       break;
     default:
@@ -142,7 +165,9 @@ function render() {
   $("waiting").hidden = !!playing;
   $("table").hidden = !playing;
   $("scores").hidden = !playing;
-  renderClaim();
+  if (state && state.notice) showNotice(state.notice);
+  else if (info && info.notice) showNotice(info.notice);
+  else if (ws && ws.readyState !== WebSocket.CLOSED) hideNotice();
   if (!playing) { renderWaiting(); return; }
   renderTop();
   for (let pos = 0; pos < 4; pos++) renderSeat(pos);
@@ -213,20 +238,11 @@ async function joinRoom(name) {
   } catch (e) { toast(e.message); }
 }
 
-function renderClaim() {
-  const box = $("claim");
-  const claimable = info && info.players.filter((p) => p.claimable);
-  if (seat || !info || info.status !== "playing" || !claimable.length) { box.hidden = true; return; }
-  box.hidden = false;
-  const input = el("input", { maxlength: "20", value: savedName(), placeholder: t("your_name") });
-  box.replaceChildren(el("p", {}, t("claim_seat")),
-    el("form", { class: "joinform", onsubmit: (e) => { e.preventDefault(); joinRoom(input.value); } },
-      input, el("button", { class: "primary", type: "submit" }, t("join"))));
-}
-
 function renderTop() {
   const o = state.obs;
-  const bits = [t("hand_of", o.hand_number + 1), t("round_of", o.round + 1)];
+  // hand_number counts finished hands: once the match is over there is no next hand to name
+  const bits = over() ? [t("match_over"), t("hands_n", o.hand_number)]
+    : [t("hand_of", o.hand_number + 1), t("round_of", o.round + 1)];
   if (state.rules) bits.push(state.rules.preset + (state.rules.match_hands ? ` · ${t("hands_n", state.rules.match_hands)}` : ""));
   $("handinfo").textContent = bits.join(" · ");
 }
@@ -241,12 +257,18 @@ function remaining() {
   return Math.max(0, Math.ceil((state.deadline - Date.now()) / 1000));
 }
 
+function over() {
+  return state && (state.status === "over" || state.obs.phase === "over");
+}
+
 function seatHeader(s) {
   const o = state.obs;
   const marks = [];
-  if (o.dealer === s) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
-  if (o.dealer === s && o.sit) marks.push(el("span", { class: "mark sit" }, t("sat")));
-  if (o.pulls && o.pulls[s]) marks.push(el("span", { class: "mark pull" }, t("pulled", o.pulls[s])));
+  if (!over()) { // no dealer and no 坐庄/拉庄 marks once the match is over: no hand follows
+    if (o.dealer === s) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
+    if (o.dealer === s && o.sit) marks.push(el("span", { class: "mark sit" }, t("sat")));
+    if (o.pulls && o.pulls[s]) marks.push(el("span", { class: "mark pull" }, t("pulled", o.pulls[s])));
+  }
   const st = o.seats ? o.seats[s] : null;
   if (st && st.xiaoxianggong) marks.push(el("span", { class: "mark xxg" }, t("xiaoxianggong")));
   const who = [];
@@ -298,6 +320,8 @@ function renderCenter() {
   const actor = state.to_act;
   let line;
   if (state.status === "over") line = t("match_over");
+  else if (state.status === "error") line = state.notice || t("stopped");
+  else if (state.saving) line = t("saving");
   else if (actor === me()) line = o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
   else if (actor >= 0) {
     line = ["sit", "pull"].includes(o.phase) ? t("waiting_choice", seatLabel(actor, state.names))

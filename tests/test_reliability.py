@@ -1,0 +1,446 @@
+"""The web server when things go wrong around it (issue 9, items 7–12, 17, 20, 21).
+
+Two server processes on one database, a database that hangs, fails or disappears, a fatal signal,
+a restart, hostile parameters on every route, people whose connection drops for a moment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from tests.test_web import FAST, LOOSE, append_each, choose, is_settlement, play, quick, recv, recv_until, seat_ws
+from tjmj.record import replay
+from tjmj.web.app import create_app
+from tjmj.web.rooms import Limits
+from tjmj.web.store import Store, matches_table
+
+
+def app_for(store: Any, **kw: Any) -> Any:
+    kw.setdefault("limits", LOOSE)
+    return create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, **kw)
+
+
+def in_loop(client: TestClient, fn: Any, *args: Any) -> Any:
+    """Run ``fn(*args)`` (a coroutine function) on the app's event loop."""
+    return client.portal.call(fn, *args)
+
+
+# ---- 7. two processes on one database ------------------------------------------------------
+
+
+def test_two_servers_on_one_database_never_play_the_same_match(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    one, two = Store(url), Store(url)
+    assert one.owner != two.owner
+    app1, app2 = app_for(one), app_for(two)
+    with TestClient(app1) as c1:
+        d = quick(c1, match_hands=3)
+        with seat_ws(c1, d["room"], d["token"]) as ws:
+            play(ws, is_settlement)  # hand 1 stored by server one
+        with TestClient(app2) as c2:
+            # server two starts while server one holds the match: it neither resumes nor lists the room
+            assert c2.get(f"/api/rooms/{d['room']}").status_code == 404
+            assert in_loop(c2, app2.state.lobby.adopt) == []
+            # server one stalls past its lease: server two takes the match over (fenced)
+            with one.engine.begin() as conn:
+                conn.execute(sa.update(matches_table).values(lease_until=datetime.now(UTC) - timedelta(hours=1)))
+            assert in_loop(c2, app2.state.lobby.adopt) == [d["room"]]
+            # server one plays on to the end of its hand: its write is refused and the room stops
+            with seat_ws(c1, d["room"], d["token"]) as ws:
+                err, _ = play(ws, lambda x: x["type"] == "error" and x["code"] == "moved")
+                assert "another server" in err["message"]
+            assert app1.state.lobby.get(d["room"]).status == "error"
+            # the match goes on at server two, with the same token, to its end
+            with seat_ws(c2, d["room"], d["token"]) as ws:
+                play(ws, lambda x: x["type"] == "settlement" and x["over"])
+    events = two.events(d["match_id"])
+    hands = [e["hand"] for e in events if e["type"] == "start_kyoku"]
+    assert hands == sorted(set(hands)) and len(hands) == 3  # no hand stored twice
+    assert replay(events).ok and two.get_match(d["match_id"])["status"] == "finished"
+    one.close()
+    two.close()
+
+
+# ---- 8. the database off the event loop -----------------------------------------------------
+
+
+class Gate:
+    """A store whose writes of hands (and reads) wait while the gate is shut."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.open = threading.Event()
+        self.open.set()
+        self.waiting = threading.Event()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def append_events(self, *a: Any, **k: Any) -> Any:
+        if not self.open.is_set():
+            self.waiting.set()
+            self.open.wait(30)
+        return self.store.append_events(*a, **k)
+
+    def append_many(self, items: Any) -> Any:
+        return append_each(self, items)
+
+    def list_matches(self, *a: Any, **k: Any) -> Any:
+        self.open.wait(30)
+        return self.store.list_matches(*a, **k)
+
+
+def test_a_hanging_database_blocks_no_table_and_no_health_check() -> None:
+    gate = Gate(Store("sqlite://"))
+    limits = Limits(**{**LOOSE.__dict__, "db_timeout": 0.3})
+    app = app_for(gate, limits=limits)
+    with TestClient(app) as client:
+        a, b = quick(client, "A", match_hands=2), quick(client, "B", match_hands=2)
+        gate.open.clear()
+        with seat_ws(client, a["room"], a["token"]) as wa, seat_ws(client, b["room"], b["token"]) as wb:
+            # table A ends its hand: the store hangs ...
+            slow, _ = play(wa, lambda x: x["type"] == "error" and x["code"] == "store_slow")
+            assert gate.waiting.is_set()
+            # ... while the server answers and table B plays
+            t0 = time.monotonic()
+            assert client.get("/healthz").json()["ok"] and time.monotonic() - t0 < 1
+            r = client.get("/api/matches")
+            assert r.status_code == 503 and r.json()["error"] and time.monotonic() - t0 < 3
+            states = 0
+            while states < 10:
+                msg = recv(wb)
+                if msg["type"] == "state" and msg["legal"]:
+                    states += 1
+                    wb.send_json({"type": "action", "action": choose(msg["legal"])})
+                elif msg["type"] == "settlement":
+                    break
+            # the database is back: table A's hand is stored and shown
+            gate.open.set()
+            settle, _ = recv_until(wa, is_settlement)
+            assert settle["hand"] == 0
+        stored = gate.store.events(a["match_id"])
+        assert stored[-1]["type"] == "end_kyoku" and stored[-1]["scores"] == settle["scores"]
+
+
+# ---- 9. the database file deleted or replaced while running -----------------------------------
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_lost_database_file_stops_play_with_a_clear_error(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "lost.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    app = app_for(store)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=3)
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            play(ws, is_settlement)
+            if how == "deleted":
+                path.unlink()
+            else:
+                other = tmp_path / "other.sqlite3"
+                Store(f"sqlite:///{other}").close()
+                os.replace(other, path)
+            err, seen = play(ws, lambda x: x["type"] == "error" and x["code"] == "database_lost")
+            assert how in err["message"] and str(path) in err["message"]
+            assert not any(x["type"] == "settlement" for x in seen)  # a hand that was not stored is not shown
+        health = client.get("/healthz")
+        assert health.status_code == 503 and how in health.json()["database"]
+        r = client.post("/api/quick", json={})
+        assert r.status_code == 503 and how in r.json()["error"]
+        assert app.state.lobby.get(d["room"]).status == "error"
+    store.close()
+
+
+# ---- 10. a fatal signal, then a restart -----------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+SERVE = [sys.executable, "-c", "import sys; from tjmj.cli import main; sys.exit(main())", "serve"]
+
+
+@contextlib.contextmanager
+def serving(db: Path, port: int, *extra: str) -> Iterator[subprocess.Popen[str]]:
+    proc = subprocess.Popen([*SERVE, "--db", f"sqlite:///{db}", "--port", str(port), "--bot-delay", "0", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("Tianjin mahjong at http://127.0.0.1:"), (line, proc.stderr.read() if proc.stderr
+                                                                         else "")
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(15)
+
+
+def _post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    import urllib.request
+
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=orjson.dumps(body),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return orjson.loads(r.read())  # type: ignore[no-any-return]
+
+
+def _get(port: int, path: str) -> Any:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+        return orjson.loads(r.read())
+
+
+def _play_socket(port: int, room: str, token: str, until: Any) -> dict[str, Any]:
+    from websockets.sync.client import connect
+
+    seen: list[dict[str, Any]] = []
+    with connect(f"ws://127.0.0.1:{port}/ws/{room}") as ws:
+        ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+        acted = -1
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                msg = orjson.loads(ws.recv(timeout=30))
+            except TimeoutError:
+                raise AssertionError(f"no message for 30 s; the last ones: {seen[-3:]}") from None
+            seen.append(msg)
+            if until(msg):
+                return msg  # type: ignore[no-any-return]
+            if msg["type"] == "state" and msg["legal"] and msg["version"] > acted:
+                acted = msg["version"]
+                last = orjson.dumps({"type": "action", "action": choose(msg["legal"])}).decode()
+                ws.send(last)
+            elif msg["type"] == "error" and msg["code"] == "rate_limited":  # faster than a person: wait, resend
+                time.sleep(0.2)
+                ws.send(last)
+    raise AssertionError(f"the match did not get there; the last messages: {seen[-3:]}")
+
+
+def test_a_fatal_signal_is_logged_and_a_restart_resumes(tmp_path: Path) -> None:
+    db, port = tmp_path / "crash.sqlite3", _free_port()
+    with serving(db, port) as proc:
+        d = _post(port, "/api/quick", {"name": "Ann", "match_hands": 3})
+        _play_socket(port, d["room"], d["token"], is_settlement)  # hand 1 is stored
+        # SQLite's shared-memory file shrinks under the server (as when its file system is full): the
+        # next access to the database faults with SIGBUS, which no program can catch
+        os.truncate(f"{db}-shm", 0)
+        with contextlib.suppress(OSError):
+            _get(port, "/api/matches")
+        proc.wait(15)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        assert proc.returncode == -signal.SIGBUS
+        assert "Fatal Python error: Bus error" in err and "Current thread" in err  # logged with a traceback
+    with serving(db, port):
+        info = _get(port, f"/api/rooms/{d['room']}")
+        assert info["status"] == "playing" and info["hand_number"] == 1  # resumed at once (the owner is dead)
+        settle = _play_socket(port, d["room"], d["token"], is_settlement)
+        assert settle["hand"] == 1
+
+
+# ---- 11. settings and waiting rooms survive a restart ---------------------------------------
+
+
+def test_a_restart_keeps_room_settings_and_waiting_rooms(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'keep.sqlite3'}"
+    with Store(url) as store, TestClient(app_for(store)) as client:
+        d = quick(client, match_hands=2, timer_s=30, bots="random")
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            assert recv(ws)["timer_s"] == 30
+        w = client.post("/api/rooms", json={"name": "Host", "bots": "greedy", "timer_s": 45}).json()
+        with seat_ws(client, w["room"], w["token"]) as ws:
+            assert recv(ws)["type"] == "room"
+        guest = client.post(f"/api/rooms/{w['room']}/join", json={"name": "Guest"}).json()
+        nobody = client.post("/api/rooms", json={"name": "Ghost"}).json()  # never connected: not kept
+    with Store(url) as store, TestClient(app_for(store)) as client:
+        info = client.get(f"/api/rooms/{d['room']}").json()
+        assert info["status"] == "playing" and info["timer_s"] == 30 and info["bots"] == "random"
+        wait = client.get(f"/api/rooms/{w['room']}").json()
+        assert wait["status"] == "waiting" and wait["timer_s"] == 45 and wait["bots"] == "greedy"
+        assert [p["name"] for p in wait["players"]] == ["Host", "Guest"]
+        assert client.get(f"/api/rooms/{nobody['room']}").status_code == 404
+        with seat_ws(client, w["room"], guest["token"]) as ws:
+            assert recv(ws)["you"] == 1
+        assert client.post(f"/api/rooms/{w['room']}/start", json={"token": w["token"]}).status_code == 200
+        assert client.get(f"/api/rooms/{w['room']}").json()["status"] == "playing"
+        assert store.claim_rooms() == []  # the started room's waiting row went with the new match
+
+
+# ---- 12. no 500 for any input ----------------------------------------------------------------
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                       lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
+                       max_leaves=6)
+FIELDS = ("name", "preset", "overrides", "match_hands", "bots", "timer_s", "token")
+PARAM = st.one_of(st.text(max_size=12), st.sampled_from(["１", "1e9", "-1", "9" * 40, "", "0x10", "1_0", " 5"]))
+
+
+@pytest.fixture(scope="module")
+def fuzz_client() -> Iterator[TestClient]:
+    store = Store("sqlite://")
+    with TestClient(app_for(store), raise_server_exceptions=False) as client:
+        yield client
+    store.close()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(["/api/rooms", "/api/quick", "/api/rooms/{room}/join", "/api/rooms/{room}/start"]),
+       body=st.one_of(st.dictionaries(st.sampled_from(FIELDS), JSONISH, max_size=4), JSONISH,
+                      st.binary(max_size=30)),
+       room=PARAM)
+def test_every_post_answers_bad_input_with_a_json_4xx(fuzz_client: TestClient, route: str, body: Any,
+                                                      room: str) -> None:
+    import urllib.parse
+
+    path = route.replace("{room}", urllib.parse.quote(room, safe="") or "X")
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()  # any int, as a client may send
+    r = fuzz_client.post(path, content=content, headers={"Content-Type": "application/json"})
+    assert r.status_code < 500 or r.status_code == 503, (path, body, r.status_code, r.text)
+    assert isinstance(r.json(), dict)
+    if r.status_code >= 400:
+        assert r.json()["error"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from(["list", "match", "record", "frames", "room", "tile"]), a=PARAM, b=PARAM, c=PARAM)
+def test_every_get_answers_bad_input_with_a_json_4xx(fuzz_client: TestClient, which: str, a: str, b: str,
+                                                     c: str) -> None:
+    import urllib.parse
+
+    q = urllib.parse.quote
+    path = {
+        "list": f"/api/matches?limit={q(a)}&offset={q(b)}&status={q(c)}",
+        "match": f"/api/matches/{q(a, safe='')}",
+        "record": f"/api/matches/{q(a, safe='')}/record",
+        "frames": f"/api/matches/{q(a, safe='')}/frames",
+        "room": f"/api/rooms/{q(a, safe='')}",
+        "tile": f"/tiles/{q(a, safe='')}.svg?size={q(b)}",
+    }[which]
+    r = fuzz_client.get(path)
+    assert r.status_code < 500, (path, r.status_code, r.text)
+    if r.status_code >= 400:
+        assert r.json()["error"]
+
+
+def test_the_known_500s_are_4xx_now(fuzz_client: TestClient) -> None:
+    c = fuzz_client
+    assert c.post("/api/rooms", json={"preset": []}).status_code == 400
+    assert c.post("/api/rooms", json={"bots": {}}).status_code == 400
+    assert c.post("/api/rooms", json={"overrides": {"min_fan": []}}).status_code == 400
+    assert c.get("/api/matches?offset=" + "9" * 30).status_code == 400
+    assert c.get("/api/matches?offset=99999999999999999").status_code == 400
+    assert c.get("/api/matches/１").status_code == 404
+    assert c.get("/api/matches?limit=１").status_code == 400
+
+
+def test_a_database_that_is_down_answers_503_json() -> None:
+    class Down:
+        def __getattr__(self, name: str) -> Any:
+            def fail(*a: Any, **k: Any) -> Any:
+                raise sa.exc.OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+            return fail
+
+    with TestClient(create_app(Down(), limits=LOOSE), raise_server_exceptions=False) as client:  # type: ignore[arg-type]
+        for path in ("/api/matches", "/api/matches/1", "/api/matches/1/record"):
+            r = client.get(path)
+            assert r.status_code == 503 and "database" in r.json()["error"], path
+        r = client.post("/api/quick", json={})
+        assert r.status_code == 503 and r.json()["error"]
+
+
+# ---- 17. tjmj serve: the ready line, one-line errors -------------------------------------------
+
+
+def test_serve_says_it_is_ready_only_once_it_listens_and_errors_are_one_line(tmp_path: Path) -> None:
+    port = _free_port()
+    with serving(tmp_path / "a.sqlite3", port):
+        with socket.create_connection(("127.0.0.1", port), timeout=5):
+            pass  # the ready line came: it accepts connections
+        busy = subprocess.run([*SERVE, "--db", f"sqlite:///{tmp_path / 'b.sqlite3'}", "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert busy.returncode != 0 and "Tianjin mahjong at" not in busy.stdout
+    assert busy.stderr.strip().count("\n") == 0 and f"{port}" in busy.stderr and "in use" in busy.stderr
+    bad = subprocess.run([*SERVE, "--db", "sqlite:////nonexistent/dir/x.sqlite3", "--port", str(_free_port())],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and bad.stdout == ""
+    assert bad.stderr.strip().count("\n") == 0 and "/nonexistent/dir/x.sqlite3" in bad.stderr
+
+
+# ---- 20, 21. people who drop out for a moment; messages at the wrong time -------------------
+
+
+def two_people(client: TestClient, **body: Any) -> tuple[str, list[str]]:
+    r = client.post("/api/rooms", json={"name": "A", **body}).json()
+    j = client.post(f"/api/rooms/{r['room']}/join", json={"name": "B"}).json()
+    assert client.post(f"/api/rooms/{r['room']}/start", json={"token": r["token"]}).status_code == 200
+    return r["room"], [r["token"], j["token"]]
+
+
+def test_a_person_who_drops_out_briefly_is_not_played_by_the_bot() -> None:
+    store = Store("sqlite://")
+    app = app_for(store, limits=Limits(**{**LOOSE.__dict__, "grace": 5.0}))
+    with TestClient(app) as client, contextlib.ExitStack() as a, contextlib.ExitStack() as b:
+        room, tokens = two_people(client)
+        r = app.state.lobby.get(room)
+        m = r.match
+        stacks = {0: a, 1: b}
+        socks = {i: stacks[i].enter_context(seat_ws(client, room, tokens[i])) for i in (0, 1)}
+        deadline = time.monotonic() + 20
+        while m.to_act < 0 or m.seating[m.to_act] not in (0, 1):  # bots play until a person must decide
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        who = m.seating[m.to_act]
+        seat, other = m.seating.index(who), socks[1 - who]
+        version = r.version
+        stacks[who].close()  # their tab closes ...
+        recv_until(other, lambda x: x["type"] == "state" and not x["connected"][seat])
+        time.sleep(1.0)
+        assert r.version == version and m.to_act == seat  # ... and nobody plays for them meanwhile
+        with seat_ws(client, room, tokens[who]) as again:  # back within the grace period
+            recv_until(again, lambda x: x["type"] == "state")
+            # presence at once: the other side sees them back without any move being made
+            recv_until(other, lambda x: x["type"] == "state" and x["connected"][seat])
+            assert r.version == version
+            r.lobby.limits = Limits(**{**LOOSE.__dict__, "grace": 0.2})
+        # away for longer than the grace period: then the bot plays for them
+        recv_until(other, lambda x: x["type"] == "state" and x["version"] > version, timeout=10)
+    store.close()
+
+
+def test_next_outside_the_pause_is_answered() -> None:
+    store = Store("sqlite://")
+    with TestClient(app_for(store)) as client:
+        d = quick(client)
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            recv_until(ws, lambda x: x["type"] == "state")
+            ws.send_json({"type": "next"})
+            err, _ = recv_until(ws, lambda x: x["type"] == "error")
+            assert err["code"] == "not_paused" and re.search("no pause", err["message"])
+    store.close()
