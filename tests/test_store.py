@@ -887,47 +887,6 @@ def test_append_at_makes_a_retry_harmless(store: Store) -> None:
     assert store.events(mid) == first + second + third
 
 
-def test_append_many_commits_together_and_refuses_each_item_alone(url: str) -> None:
-    events, _ = played()
-    first, second = batches(events)[:2]
-    mine, theirs = Store(url), Store(url)
-    try:
-        a, b, c = new_match(mine, "a"), new_match(mine, "b"), new_match(theirs, "c")
-        results = mine.append_many([
-            (a, first, 0),
-            (b, second, 0),  # not a record's start: refused
-            (c, first, 0),  # another server's match: refused
-            (a, second, len(first)),  # the same match again, after the first item
-            (b, first, None),
-            (999_999, first, 0),  # no such match
-        ])
-        assert results[0] is None and results[3] is None and results[4] is None
-        assert isinstance(results[1], ValueError) and "start_game" in str(results[1])
-        assert isinstance(results[2], LeaseLost) and isinstance(results[5], KeyError)
-        assert mine.events(a) == first + second and mine.events(b) == first and mine.events(c) == []
-        assert mine.get_match(a)["hands"] == 2  # type: ignore[index]
-        assert mine.append_many([(a, second, len(first))]) == [None]  # a retry after a lost answer
-
-        inserts = []
-
-        def fail(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-            if statement.lstrip().upper().startswith("INSERT INTO EVENTS"):
-                inserts.append(statement)
-                if len(inserts) == 2:  # the first item is written, then the database fails
-                    raise sa.exc.OperationalError(statement, {}, Exception("disk I/O error"))
-
-        sa.event.listen(mine.engine, "after_cursor_execute", fail)
-        try:
-            with pytest.raises(sa.exc.OperationalError):
-                mine.append_many([(b, second, len(first)), (a, batches(events)[2], len(first + second))])
-        finally:
-            sa.event.remove(mine.engine, "after_cursor_execute", fail)
-        assert mine.events(b) == first and mine.events(a) == first + second  # nothing of it stayed
-    finally:
-        mine.close()
-        theirs.close()
-
-
 def test_discard_match(url: str) -> None:
     events, scores = played()
     with Store(url) as a, Store(url) as b:

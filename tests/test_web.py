@@ -36,18 +36,6 @@ LOOSE_HTTP = Limits(post_burst=10_000, post_rate=1000.0, get_burst=10_000, get_r
 LOOSE = Limits(**{**LOOSE_HTTP.__dict__, "address_ws_burst": 10_000, "address_ws_rate": 10_000.0})
 
 
-def append_each(store: Any, items: list[tuple[int, list[Msg], int | None]]) -> list[Exception | None]:
-    """``append_many`` by the store's own ``append_events``, one at a time (for the stand-ins below)."""
-    out: list[Exception | None] = []
-    for match_id, events, at in items:
-        try:
-            store.append_events(match_id, events, at=at)
-            out.append(None)
-        except ValueError as e:
-            out.append(e)
-    return out
-
-
 class FakeStore:
     """An in-memory store with the interface of tjmj.web.store.Store (used when that is missing,
     and as the base of the failing store below); one process owns everything it holds."""
@@ -75,9 +63,6 @@ class FakeStore:
         assert at is None or at == len(self.stored[match_id]), (at, len(self.stored[match_id]))
         self.stored[match_id].extend(orjson.loads(orjson.dumps(events)))
         self.matches[match_id]["hands"] += sum(1 for e in events if e["type"] == "end_kyoku")
-
-    def append_many(self, items: list[tuple[int, list[Msg], int | None]]) -> list[Exception | None]:
-        return append_each(self, items)
 
     def mark_seen(self, match_id: int) -> None:
         self.matches[match_id]["seen"] = True
@@ -250,9 +235,6 @@ def test_quick_game_plays_a_hand_and_stores_it_before_the_settlement(store: Any,
         def append_events(self, match_id: int, events: list[Msg], *, at: int | None = None) -> None:
             store.append_events(match_id, events, at=at)
             order.append("stored:" + ",".join(e["type"] for e in events if e["type"] in ("end_kyoku", "end_game")))
-
-        def append_many(self, items: list[tuple[int, list[Msg], int | None]]) -> list[Exception | None]:
-            return append_each(self, items)
 
     real_send = rooms_mod.Connection.send
 

@@ -130,8 +130,6 @@ class StoreLike(Protocol):
                      *, settings: dict[str, Any] | None = None, seen: bool = False,
                      replaces_room: str | None = None) -> Any: ...
     def append_events(self, match_id: Any, events: list[dict[str, Any]], *, at: int | None = None) -> Any: ...
-    def append_many(self, items: Sequence[tuple[Any, list[dict[str, Any]], int | None]]
-                    ) -> list[Exception | None]: ...
     def finish_match(self, match_id: Any, scores: list[int]) -> Any: ...
     def abandon_match(self, match_id: Any) -> Any: ...
     def discard_match(self, match_id: Any) -> Any: ...
@@ -926,7 +924,7 @@ class Room:
 
         while True:
             try:
-                await lb.append(self.match_id, events, self.stored_upto, on_slow=slow)
+                await lb.db_call(lb.store.append_events, self.match_id, events, at=self.stored_upto, on_slow=slow)
                 break
             except LeaseLost as e:
                 self.stop_with(f"this match is now played by another server: {e}", "moved")
@@ -1213,8 +1211,6 @@ class Lobby:
         self.ws_buckets = Buckets(lim.address_ws_burst, lim.address_ws_rate)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tjmj-db")
-        self._appends: list[tuple[Any, list[dict[str, Any]], int, asyncio.Future[None]]] = []
-        self._appender: asyncio.Future[None] | None = None
 
     @property
     def rate_limit(self) -> tuple[int, float]:
@@ -1236,43 +1232,6 @@ class Lobby:
         except TimeoutError:
             on_slow()
             return await fut
-
-    async def append(self, match_id: Any, events: list[dict[str, Any]], at: int, *,
-                     on_slow: Callable[[], None] | None = None) -> None:
-        """Store a finished hand (``Store.append_events(match_id, events, at=at)``).  Hands that end
-        while a write is under way go together in the next one: one transaction and one fsync
-        (``Store.append_many``), each refused alone if it must be.  ``on_slow`` as :meth:`db_call`."""
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._appends.append((match_id, events, at, fut))
-        if self._appender is None or self._appender.done():
-            self._appender = asyncio.ensure_future(self._write_appends())
-        if on_slow is None:
-            await fut
-            return
-        try:
-            await asyncio.wait_for(asyncio.shield(fut), self.limits.db_timeout)
-        except TimeoutError:
-            on_slow()
-            await fut
-
-    async def _write_appends(self) -> None:
-        while self._appends:
-            batch, self._appends = self._appends, []
-            try:
-                results = await self.db_call(self.store.append_many, [(m, e, a) for m, e, a, _ in batch])
-            except BaseException as e:  # the database failed: every hand of the batch is retried by its room
-                for *_, f in batch:
-                    if not f.done():
-                        f.set_exception(e)
-                if isinstance(e, asyncio.CancelledError):
-                    raise
-                continue
-            for (*_, f), r in zip(batch, results, strict=True):
-                if not f.done():
-                    if r is None:
-                        f.set_result(None)
-                    else:
-                        f.set_exception(r)
 
     async def db_read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A read for an HTTP answer: a database slower than ``limits.db_timeout`` answers 503."""

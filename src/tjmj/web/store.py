@@ -751,30 +751,6 @@ class Store:
         with self._tx(write=True) as conn:
             self._append(conn, match_id, events, bodies, at)
 
-    def append_many(self, items: Sequence[tuple[int, list[dict[str, Any]], int | None]]) -> list[Exception | None]:
-        """Several :meth:`append_events` ``(match_id, events, at)`` in one transaction: one commit (one
-        fsync) for the hands a busy server finishes together.  Each item is checked as
-        :meth:`append_events` checks it and is refused alone (a savepoint each); the answer holds None
-        or the refusal (``ValueError``, ``TypeError``, ``KeyError``, :class:`LeaseLost`) for each item,
-        in order.  A failure of the database itself raises, and then nothing is stored."""
-        results: list[Exception | None] = [None] * len(items)
-        work = []
-        for i, (match_id, events, at) in enumerate(items):
-            try:
-                work.append((i, match_id, *self._prepare_append(match_id, events, at), at))
-            except (TypeError, ValueError) as e:
-                results[i] = e
-        if not work:
-            return results
-        with self._tx(write=True) as conn:
-            for i, match_id, events, bodies, at in work:
-                try:
-                    with conn.begin_nested():
-                        self._append(conn, match_id, events, bodies, at)
-                except (TypeError, ValueError, KeyError, LeaseLost) as e:
-                    results[i] = e
-        return results
-
     @staticmethod
     def _prepare_append(match_id: Any, events: Any, at: Any) -> tuple[list[dict[str, Any]], list[str]]:
         _check_id(match_id)
