@@ -486,4 +486,5 @@ def test_readme_layout_is_complete_and_true() -> None:
     assert not (modules | packages) - named, f"missing from the README's layout: {sorted((modules | packages) - named)}"
     real = modules | packages | {"tests/", "benchmarks/", "docs/", "rules/", "examples/", "bots/", "src/", "tjmj/"}
     real |= {p.name for p in (ROOT / "tests").glob("*.py")} | {p.name for p in (ROOT / "src/tjmj/bots").glob("*.py")}
+    real |= {f"{p.name}/" for p in (pkg / "families").iterdir() if (p / "__init__.py").is_file()}
     assert named <= real, f"the README's layout names what does not exist: {sorted(named - real)}"

@@ -104,8 +104,11 @@ def test_parse_several_melds():
 
 
 def test_meld_from_dict_errors():
-    with pytest.raises(TileError, match="not one of pon"):
-        Meld.from_dict({"type": "chi", "tile": "1m"})
+    with pytest.raises(TileError, match="not one of chi, pon"):
+        Meld.from_dict({"type": "chow", "tile": "1m"})
+    with pytest.raises(TileError, match="a chi is a sequence named by its lowest tile"):
+        Meld.from_dict({"type": "chi", "tile": "8m"})  # 8m9m10m is no sequence
+    assert Meld.from_dict({"type": "chi", "tile": "7s"}) == Meld.parse("[789s]")
     with pytest.raises(TileError, match="unknown key"):
         Meld.from_dict({"type": "pon", "tile": "1m", "x": 1})
 

@@ -28,7 +28,7 @@ from collections.abc import Container
 from dataclasses import dataclass, replace
 
 from .meld import Meld, MeldType
-from .rules import CLASSIC, Rules
+from .rules import CLASSIC, TianjinRules
 from .score import (
     HandInput,
     InvalidHand,
@@ -243,7 +243,7 @@ def advise(
     melds: MeldsLike = (),
     *,
     seen: TilesLike = (),
-    rules: Rules = CLASSIC,
+    rules: TianjinRules = CLASSIC,
     xiaoxianggong: bool = False,
 ) -> Advice:
     """Rank every discard and kong of a 14-tile turn (``hand`` is 13-tile-equivalent, plus ``draw``).

@@ -20,7 +20,7 @@ import orjson
 
 from .elements import Group
 from .meld import Meld, MeldType
-from .rules import CLASSIC, PRESETS, Rules, RulesError
+from .rules import CLASSIC, PRESETS, Rules, RulesError, TianjinRules
 from .score import ScoreResult, _codes, prepare, score_input
 from .tiles import TILE_TEXT, TILES, Tile, TileError, parse_tiles
 
@@ -117,6 +117,7 @@ _KEYS = frozenset(BATCH_KEYS)
 # (type, tile) text of every meld that can be written -> the Meld (others: Meld.from_dict's error)
 _MELDS: dict[tuple[object, object], Meld] = {
     (t.value, text): Meld(t, tile) for t in MeldType for text, tile in zip(TILE_TEXT, TILES)
+    if t is not MeldType.CHI or (tile.suit != "z" and tile.number <= 7)  # a chi is named by its lowest tile
 }
 
 
@@ -169,6 +170,8 @@ def _batch_result(obj: object, cache: _RulesCache, arrangement: bool = True) -> 
         rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", _NO_OVERRIDES))
     else:
         rules = CLASSIC  # the usual line: no look-up needed
+    if not isinstance(rules, TianjinRules):
+        raise _Error(f"ruleset {rules.name!r} is not Tianjin's: this path scores Tianjin hands")
     h = prepare(hand, draw, indicator, melds, kong_draw=kong_draw, tianhu=tianhu, rules=rules)
     return _answer(score_input(h), arrangement)
 

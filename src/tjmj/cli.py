@@ -19,7 +19,7 @@ from . import __version__
 from .batch import _DEFAULT_PRESET, BATCH_KEYS, BatchFileError, _one_tile, _tiles, batch_answer, run_batch, run_file
 from .cli_common import parse_overrides
 from .meld import Meld, MeldType, parse_melds
-from .rules import PRESETS, Rules, RulesError
+from .rules import PRESETS, Rules, RulesError, TianjinRules
 from .score import HandInput, ScoreResult, prepare, score_input
 from .tiles import Tile, TileError, format_tiles
 from .waits import Wait, Waits, waits_of
@@ -57,15 +57,18 @@ def _overrides(items: Iterable[str]) -> dict[str, Any]:
         raise InputError(f"--set {e}") from None
 
 
-def _rules(preset: str | None, sets: Iterable[str]) -> Rules:
+def _rules(preset: str | None, sets: Iterable[str]) -> TianjinRules:
     try:
-        return Rules.preset(preset or _DEFAULT_PRESET, **_overrides(sets))
+        rules = Rules.preset(preset or _DEFAULT_PRESET, **_overrides(sets))
     except RulesError as e:
         raise InputError(str(e)) from None
+    if not isinstance(rules, TianjinRules):
+        raise InputError(f"--rules {rules.name}: these commands score Tianjin hands")
+    return rules
 
 
 def _prepare(
-    hand: str, draw: str | None, indicator: str, melds: Iterable[str], rules: Rules,
+    hand: str, draw: str | None, indicator: str, melds: Iterable[str], rules: TianjinRules,
     kong_draw: bool = False, tianhu: bool = False,
 ) -> HandInput:
     try:

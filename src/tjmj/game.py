@@ -1,11 +1,24 @@
-"""The game engine: a server-authoritative state machine for hands and matches (R3–R9).
+"""The game engine: one state machine for every rule family (docs/rules: R3–R9, B1–B7).
 
 In the style of OpenSpiel/PettingZoo: at every moment exactly one seat has a decision
 (:attr:`Match.to_act`); :meth:`Match.legal_actions` lists what it may do, :meth:`Match.apply`
 does one legal action (anything else raises :class:`IllegalAction` and changes nothing), and
-:meth:`Match.observation` shows a seat only what it may see.  Draws are automatic.  Every
-step appends events (mjai-style dicts, see ``docs/records.md``) to :attr:`Match.events`; a
-match is fully determined by (rules, seed, the actions taken).
+:meth:`Match.observation` shows a seat only what it may see (:meth:`Match.events_for` the events
+likewise); it is the one place where visibility is decided.  Draws are automatic.  Every step
+appends events (mjai-style dicts, see ``docs/records.md``) to :attr:`Match.events`; a match is
+fully determined by (rules, seed, the actions taken).
+
+:class:`Match` is the table loop shared by the families: hands, draws, discards, kongs, the
+claim window after a discard, wins, settlement and dealer rotation.  Each rule family is a small
+subclass that fills in what is its own (the pre-hand choices, the wall and its wild, the claims a
+discard allows, scoring a win, the payments, who deals next), found by name in
+:mod:`tjmj.families` as python-chess finds a variant; ``Match(rules)`` makes the subclass of
+``rules.family``.
+
+The claim window: after a discard every seat the family allows to claim it is asked in play order
+(win, pon, kong, chi, pass); answers stay hidden; the window closes as soon as no answer still to
+come could beat the best one (win > pon/kong > chi; between wins, the first in play order), which
+gives the same outcome as asking everyone.  Robbing a kong is a window too.
 
 >>> m = Match(seed=1)
 >>> while not m.is_over and m.hand_number < 1:
@@ -18,28 +31,61 @@ match is fully determined by (rules, seed, the actions taken).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, NamedTuple
 
 from .meld import Meld, MeldType
 from .rules import CLASSIC, Rules
-from .score import HandInput, Scorer, score_input
-from .tiles import TILE_TEXT, TILES, Tile, TileError, wild_kinds
+from .tiles import TILE_TEXT, TILES, Tile, TileError
 from .wall import SEATS, Dice, Wall
 
-__all__ = ["Action", "IllegalAction", "Match", "Payment"]
-
-KONG_POINTS = {MeldType.KONG: 1, MeldType.ADDED_KONG: 1, MeldType.CONCEALED_KONG: 2}  # R6
-ACTION_TYPES = ("sit", "pull", "discard", "pon", "kong", "added_kong", "ankong", "win", "pass")
+__all__ = ["Action", "ActionType", "IllegalAction", "Match", "Payment", "Phase", "ClaimWindow", "visible_event"]
 
 
 class IllegalAction(ValueError):
     """An action that is not legal for that seat now; the state is unchanged."""
 
 
+class Phase(StrEnum):
+    """Whose decision it is about: the pre-hand choices (坐庄/拉庄, Tianjin R7), a turn, a claim
+    window on a discard, a window to rob a kong (抢杠, Beijing B3), or nothing (the match is over)."""
+
+    SIT = "sit"
+    PULL = "pull"
+    TURN = "turn"
+    CLAIM = "claim"
+    ROB = "rob"
+    OVER = "over"
+
+
+class ActionType(StrEnum):
+    """Every kind of decision; the text form of an action starts with one of these words."""
+
+    SIT = "sit"  # 坐庄 (count 1) or not (0), Tianjin R7
+    PULL = "pull"  # 拉庄 count times, Tianjin R7
+    DISCARD = "discard"
+    PON = "pon"  # 碰 the discard on offer
+    KONG = "kong"  # 明杠: kong the discard on offer
+    ADDED_KONG = "added_kong"  # 加杠 onto one's pon
+    ANKONG = "ankong"  # 暗杠 (金杠 when wild)
+    WIN = "win"  # 和: self-drawn on a turn, on the discard in a claim window, the kong in a rob window
+    PASS = "pass"
+    CHI = "chi"  # 吃 the discard on offer into the sequence starting at ``tile`` (Beijing B3)
+    HUNYOU = "hunyou"  # 混儿悠: discard ``tile`` and wait on any tile (Beijing B3)
+    HUNGANG = "hungang"  # 混杠: the four wilds, a flat win (Beijing B2)
+
+
+ACTION_TYPES = tuple(t.value for t in ActionType)
+# Actions and the match hold the enums' plain str values: they are compared at every decision, and a
+# plain str compares and formats faster than a StrEnum member (equal to it all the same)
+_COUNTED = ("sit", "pull")
+
+
 class Action(NamedTuple):
     """One decision: ``sit`` (count 1 = sit, 0 = not), ``pull`` (count = pulls), ``discard``/
-    ``ankong``/``added_kong`` (tile), ``pon``/``kong`` (the claimed discard), ``win``, ``pass``.
+    ``ankong``/``added_kong``/``hunyou`` (tile), ``pon``/``kong`` (the claimed discard), ``chi``
+    (the lowest tile of the sequence made), ``win``, ``pass``, ``hungang``.
 
     A named tuple: the engine lists every legal action at every decision, so they must be cheap.
     """
@@ -49,18 +95,18 @@ class Action(NamedTuple):
     count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose: the public field name
 
     def __str__(self) -> str:
-        if self.type in ("sit", "pull"):
+        if self.type in _COUNTED:
             return f"{self.type} {self.count}"
         return f"{self.type} {TILE_TEXT[self.tile]}" if self.tile is not None else self.type
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """``"discard 5m"``, ``"pon"``, ``"sit 1"``, ``"pull 2"``, ``"win"``, ``"ankong 1z"``."""
+        """``"discard 5m"``, ``"pon"``, ``"chi 3m"``, ``"sit 1"``, ``"pull 2"``, ``"win"``, ``"ankong 1z"``."""
         parts = text.split()
         if not parts or parts[0] not in ACTION_TYPES:
             raise IllegalAction(f"unknown action {text!r}; actions are {', '.join(ACTION_TYPES)}")
-        kind = parts[0]
-        if kind in ("sit", "pull"):
+        kind = ActionType(parts[0]).value
+        if kind in _COUNTED:
             if len(parts) != 2 or not parts[1].isdigit():
                 raise IllegalAction(f"action {text!r} needs a count, e.g. '{kind} 1'")
             return cls(kind, None, int(parts[1]))
@@ -74,20 +120,26 @@ class Action(NamedTuple):
             raise IllegalAction(f"action {text!r}: {e}") from None
 
     def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"type": self.type}
+        d: dict[str, Any] = {"type": str(self.type)}
         if self.tile is not None:
             d["tile"] = TILE_TEXT[self.tile]
-        if self.type in ("sit", "pull"):
+        if self.type in _COUNTED:
             d["count"] = self.count
         return d
 
 
 _DISCARD = tuple(Action("discard", TILES[k]) for k in range(34))  # reused: listed at every turn
+PASS = Action("pass")
+WIN = Action("win")
+# claim priority (B3): a win beats a pon or kong, which beats a chi
+_PRIORITY = {"win": 3, "pon": 2, "kong": 2, "chi": 1, "pass": 0}
+_AT_TABLE = ("turn", "claim", "rob")  # the phases of a hand in play (not the pre-hand choices, not over)
 
 
 @dataclass(frozen=True)
 class Payment:
-    """One transfer of a settlement (R8): ``reason`` is win, kong, chan (铲) or penalty."""
+    """One transfer of a settlement (R8, B6): ``reason`` is win, kong, chan (铲), penalty, or the
+    family's own (shaozhuang 烧庄, …)."""
 
     reason: str
     payer: int
@@ -98,17 +150,18 @@ class Payment:
         return {"reason": self.reason, "payer": self.payer, "payee": self.payee, "amount": self.amount}
 
 
-class _Seat:
-    __slots__ = ("hand", "counts", "melds", "discards", "xiaoxianggong", "kongs", "drew")
+class Seat:
+    """One player's tiles in a hand (families add their own slots in a subclass)."""
+
+    __slots__ = ("hand", "counts", "melds", "discards", "kongs", "drew")
 
     def __init__(self) -> None:
         self.hand: list[Tile] = []  # concealed tiles, the drawn one included
         self.counts = [0] * 34  # the same per kind, kept in step by add/remove
         self.melds: list[Meld] = []
         self.discards: list[Tile] = []
-        self.xiaoxianggong = False  # discarded a wild: can no longer win (R2)
         self.kongs: list[MeldType] = []
-        self.drew = 0  # draws made this hand (天胡 for non-dealers: the first one)
+        self.drew = 0  # draws made this hand (天胡/地和: the first one)
 
     def add(self, t: Tile) -> None:
         self.hand.append(t)
@@ -120,45 +173,185 @@ class _Seat:
         self.counts[t] -= n
 
 
-class Match:
-    """A match of Tianjin mahjong: hands, dealer rotation, rounds and pots (R3–R9).
+@dataclass
+class ClaimWindow:
+    """The seats that may claim a discard (``kind`` "discard") or rob a kong ("rob"), asked in
+    play order; ``answers`` stay hidden from the others until the window closes."""
 
-    ``walls``: optional scripted walls for tests, one per hand in order: ``(tiles, dice)`` with
-    ``tiles`` 136 kinds in ring order (see :class:`tjmj.wall.Wall`) and a :class:`Dice`.
+    kind: str
+    tile: Tile
+    source: int  # the discarder, or the seat declaring the kong
+    order: list[int]
+    options: dict[int, list[Action]]
+    answers: dict[int, Action] = field(default_factory=dict)
+    kong: MeldType | None = None  # the kong being robbed
+
+    def waiting(self) -> list[int]:
+        return [s for s in self.order if s not in self.answers]
+
+    def best(self) -> tuple[int, Action] | None:
+        """The answer that wins the window so far: highest priority, then first in play order."""
+        out: tuple[int, Action] | None = None
+        top = 0
+        for s in self.order:
+            a = self.answers.get(s)
+            if a is not None and _PRIORITY[a.type] > top:
+                out, top = (s, a), _PRIORITY[a.type]
+        return out
+
+    def decided(self) -> bool:
+        """No answer still to come can beat the best one (so asking the rest changes nothing)."""
+        best = self.best()
+        top = _PRIORITY[best[1].type] if best else 0
+        before = True  # seats before the best one in play order win ties
+        for s in self.order:
+            if best is not None and s == best[0]:
+                before = False
+                continue
+            if s in self.answers:
+                continue
+            can = max(_PRIORITY[a.type] for a in self.options[s])
+            if can > top or (can == top and before and top > 0):
+                return False
+        return True
+
+
+def visible_event(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """An event as ``seat`` may see it (None: a spectator): another seat's draw and dealt tiles are
+    hidden, the wall never shown.  The web table, outside bots and every client use this."""
+    t = ev.get("type")
+    if t == "tsumo" and ev.get("actor") != seat:
+        return {**ev, "pai": None}
+    if t == "start_kyoku":
+        out = {k: v for k, v in ev.items() if k != "wall"}
+        out["tehais"] = [h if s == seat else None for s, h in enumerate(ev["tehais"])]
+        out["hand_sizes"] = [len(h) for h in ev["tehais"]]
+        return out
+    return ev
+
+
+class Match:
+    """A match of mahjong under ``rules``: hands, dealer rotation and rounds (R3–R9, B1–B7).
+
+    ``Match(rules)`` is the subclass of ``rules.family`` (:mod:`tjmj.families`).  ``walls``:
+    optional scripted walls for tests, one per hand in order: ``(tiles, dice)`` with ``tiles`` 136
+    kinds in ring order (see :class:`tjmj.wall.Wall`) and a :class:`Dice`.
     """
 
-    def __init__(self, rules: Rules = CLASSIC, seed: int = 0, *, names: list[str] | None = None,
+    family: ClassVar[str] = ""
+    seat_type: ClassVar[type[Seat]] = Seat
+    seat_flags: ClassVar[tuple[str, ...]] = ()  # the family's Seat attributes every seat shows (小相公 …)
+    _DO: ClassVar[dict[str, str]] = {  # the explicit dispatch of apply: phase -> method
+        Phase.SIT.value: "_do_sit", Phase.PULL.value: "_do_pull", Phase.TURN.value: "_do_turn",
+        Phase.CLAIM.value: "_do_window", Phase.ROB.value: "_do_window",
+    }
+
+    def __new__(cls, rules: Rules | None = None, *args: Any, **kwargs: Any) -> Match:
+        if cls is Match:  # the family's own class (python-chess: a variant's Board)
+            from .families import match_type
+
+            cls = match_type((rules or CLASSIC).family)
+        return super().__new__(cls)
+
+    def __init__(self, rules: Rules | None = None, seed: int = 0, *, names: list[str] | None = None,
                  walls: list[tuple[list[int], Dice]] | None = None) -> None:
-        self.rules = rules
+        self.rules = rules or CLASSIC
         self.seed = seed
         self.rng = random.Random(seed)
         self.walls = list(walls) if walls else []
         self.events: list[dict[str, Any]] = []
         self.scores = [0] * SEATS
         self.names = names or [f"player{i}" for i in range(SEATS)]
-        # seat winds are drawn at random (R3): seating[seat] = player index.  打风 draws four
-        # face-down wind tiles, one per player (same distribution; the tiles are recorded)
-        draw_order = list(range(SEATS))
-        self.rng.shuffle(draw_order)
-        self.seating = draw_order
-        self.dafeng = (
-            [TILE_TEXT[27 + draw_order.index(p)] for p in range(SEATS)] if rules.seating == "dafeng" else None
-        )
+        self._init_match()
+        self.seating = self._draw_seating()  # seating[seat] = player index (R3)
         self.dealer = 0
         self.hand_number = 0  # hands finished
         self.round = 0  # 圈 finished
-        self.pot_left = [rules.pot_stake] * SEATS
         self.is_over = False
-        self.sat_last = False  # the dealer sat and kept the deal: must sit again (R7)
-        self.phase = "sit"
-        self.sit = False
-        self.pulls = [0] * SEATS
-        self._pull_next = 0
+        self.phase: str = "turn"  # a Phase value
+        self.actor = 0
+        self.window: ClaimWindow | None = None
+        self.pending: tuple[int, Tile] | None = None  # the discard (or kong tile) on offer
+        self.wilds: tuple[Tile, ...] = ()  # the wild kinds of the hand (R2, B2): none in some families
         self._version = 0  # bumped by every action: legal actions are cached per version
         self._legal: tuple[int, list[Action]] | None = None
         self.log("start_game", names=[self.names[p] for p in self.seating], seating=self.seating, seed=seed,
-                 rules=rules.to_dict(), dafeng=self.dafeng)
-        self._begin_choices()
+                 rules=self.rules.to_dict(), **self._start_game_fields())
+        self._begin_hand()
+
+    # ---- the family's parts (overridden by each family) -------------------------------------
+
+    def _init_match(self) -> None:
+        """The family's state for the whole match (before the seating and the first hand)."""
+
+    def _draw_seating(self) -> list[int]:
+        """Seat winds at random (R3): a shuffled list, seating[seat] = player."""
+        order = list(range(SEATS))
+        self.rng.shuffle(order)
+        return order
+
+    def _start_game_fields(self) -> dict[str, Any]:
+        return {}
+
+    def _begin_hand(self) -> None:
+        """Start the next hand: the pre-hand choices, or the deal."""
+        self._deal()
+
+    def _build_wall(self, scripted: tuple[list[int], Dice] | None) -> Wall:
+        raise NotImplementedError
+
+    def _new_hand(self) -> None:
+        """The family's per-hand state, after the wall is built and the tiles dealt."""
+
+    def _kyoku_fields(self) -> dict[str, Any]:
+        """The fields of ``start_kyoku`` (the deal's tiles ``tehais`` are added after these)."""
+        w = self.wall
+        return {"hand": self.hand_number, "round": self.round, "dealer": self.dealer, "dice": w.dice.to_dict(),
+                "wall_break": {"seat": w.break_seat, "stack": w.break_stack}, "scores": list(self.scores)}
+
+    def _pre_hand_actions(self, seat: int) -> list[Action]:
+        return []
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def _do_turn_other(self, seat: int, a: Action) -> None:
+        """A family's own turn action (混儿悠, 混杠)."""
+        raise IllegalAction(f"{a} is not an action of this game")
+
+    def _discarded(self, seat: int, tile: Tile) -> list[tuple[int, list[Action]]]:
+        """What a discard does beyond the discard itself (小相公, 铲, 烧庄 …), then who may claim it
+        and how, in play order (pass included).  One call: it runs on every discard."""
+        return []
+
+    def _rob_options(self, seat: int, tile: Tile, kind: MeldType) -> list[tuple[int, list[Action]]]:
+        """Who may rob ``seat``'s kong of ``tile`` (抢杠), in play order."""
+        return []
+
+    def _window_closed(self, w: ClaimWindow, winner: tuple[int, Action] | None) -> None:
+        """Every answer of a closed window, before it takes effect (the passed-win lock, B3)."""
+
+    def _claimed(self, seat: int, a: Action, source: int) -> None:
+        """After a chi, pon or discard kong (counts per hand, 互包 …)."""
+
+    def _win(self, seat: int, source: int | None = None, robbed: MeldType | None = None) -> None:
+        """``seat`` wins: self-drawn (``source`` None), on ``source``'s discard, or robbing its kong."""
+        raise NotImplementedError
+
+    def _payments(self, winner: int, win: Any) -> list[Payment]:
+        raise NotImplementedError
+
+    def _dealer_keeps(self, winner: int) -> bool:
+        return winner == self.dealer or winner < 0  # B7; Tianjin's R9 differs
+
+    def _hand_over(self, winner: int) -> None:
+        """After the settlement of a hand, before the next one (pots, 上楼 …)."""
+
+    def _observation_fields(self, obs: dict[str, Any], seat: int | None) -> None:
+        """Add the family's fields to an observation (always present)."""
+
+    def _table_fields(self, obs: dict[str, Any], seat: int | None) -> None:
+        """Add the family's fields to an observation during a hand (turn, claim, rob)."""
 
     # ---- events ------------------------------------------------------------------------
 
@@ -166,6 +359,10 @@ class Match:
         ev = {"type": type_, **fields}
         self.events.append(ev)
         return ev
+
+    def events_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """The events from ``start`` on as ``seat`` may see them (None: a spectator)."""
+        return [visible_event(ev, seat) for ev in self.events[start:]]
 
     # ---- the phases --------------------------------------------------------------------
 
@@ -175,22 +372,6 @@ class Match:
         if self.is_over:
             return -1
         return self.actor
-
-    def _begin_choices(self) -> None:
-        self.sit = False
-        self.pulls = [0] * SEATS
-        if self.rules.forced_sit or self.sat_last:
-            self.sit = True  # 死坐庄, or a dealer who sat and kept the deal (R7)
-            self._begin_pulls()
-        else:
-            self.phase, self.actor = "sit", self.dealer
-
-    def _begin_pulls(self) -> None:
-        self._pull_next = 1
-        if self.rules.max_pull == 0:
-            self._deal()
-        else:
-            self.phase, self.actor = "pull", (self.dealer + 1) % SEATS
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now (empty if it is not this seat's decision)."""
@@ -204,22 +385,22 @@ class Match:
         return list(acts)
 
     def _compute_legal(self, seat: int) -> list[Action]:
-        if self.phase == "sit":
-            return [Action("sit", None, 1), Action("sit", None, 0)]
-        if self.phase == "pull":
-            return [Action("pull", None, n) for n in range(self.rules.max_pull + 1)]
-        if self.phase == "turn":
+        phase = self.phase
+        if phase == "turn":
             return self._turn_actions(seat)
-        if self.phase == "claim":
-            return self._claim_actions(seat)
+        if phase == "claim" or phase == "rob":
+            assert self.window is not None
+            return list(self.window.options[seat])
+        if phase == "sit" or phase == "pull":
+            return self._pre_hand_actions(seat)
         return []
 
     def apply(self, seat: int, action: Action | str) -> list[dict[str, Any]]:
         """Do one legal action; returns the events it caused.  Illegal: raises, changes nothing."""
         if isinstance(action, str):
             action = Action.parse(action)
-        if action.type in ("pon", "kong") and action.tile is None and self.phase == "claim" and self.pending:
-            action = Action(action.type, self.pending[1])  # "pon" names the discard on offer
+        if action.tile is None and action.type in ("pon", "kong") and self.window is not None:
+            action = Action(action.type, self.window.tile)  # "pon" names the discard on offer
         if self.is_over:
             raise IllegalAction("the match is over")
         if seat != self.actor:
@@ -229,58 +410,34 @@ class Match:
             raise IllegalAction(f"{action} is not legal for seat {seat} now; legal: {', '.join(map(str, legal))}")
         start = len(self.events)
         self._version += 1
-        getattr(self, f"_do_{self.phase}")(seat, action)
+        getattr(self, self._DO[self.phase])(seat, action)
         return self.events[start:]
 
     def _do_sit(self, seat: int, a: Action) -> None:
-        self.sit = a.count == 1
-        self._begin_pulls()
+        raise NotImplementedError
 
     def _do_pull(self, seat: int, a: Action) -> None:
-        self.pulls[seat] = a.count
-        self._pull_next += 1
-        if self._pull_next >= SEATS:
-            self._deal()
-        else:
-            self.actor = (self.dealer + self._pull_next) % SEATS
+        raise NotImplementedError
 
-    # ---- the deal (R3) -----------------------------------------------------------------
+    # ---- the deal (R3, B1) ---------------------------------------------------------------
 
     def _deal(self) -> None:
         scripted = self.walls[self.hand_number] if self.hand_number < len(self.walls) else None
-        if scripted:
-            self.wall = Wall.build(self.rng, self.dealer, self.rules.wild_method, tiles=scripted[0], dice=scripted[1])
-        else:
-            self.wall = Wall.build(self.rng, self.dealer, self.rules.wild_method)
-        w = self.wall
-        self.indicator = w.indicator
-        self.wilds = wild_kinds(self.indicator, self.rules.wild_kinds)
-        self.scorer = Scorer(self.indicator, self.rules)
-        self.seats = [_Seat() for _ in range(SEATS)]
+        self.wall = w = self._build_wall(scripted)
+        self.seats = [self.seat_type() for _ in range(SEATS)]
         for s in range(SEATS):
             for t in w.hands[s]:
                 self.seats[s].add(t)
-        self.claims_made = False  # a pon or discard kong this hand (铲 needs none)
-        self.melds_made = False  # any pon or kong this hand (天胡 needs none)
-        self.after_pon = False  # the claimer of a pon discards without drawing: no kong, no win
-        self.first_discards: list[tuple[int, Tile]] = []
-        self.chan = False
-        self.penalties: list[int] = []  # seats that discarded a wild (R2 penalty)
+        self.melds_made = False  # any claim or kong this hand (天胡/地和 need none)
+        self.after_claim = False  # the claimer of a pon or chi discards without drawing: no kong, no win
         self.kong_draw = False
         self.last_draw: Tile | None = None
-        self.pending: tuple[int, Tile] | None = None  # the discard that may be claimed
+        self.pending = None
+        self.window = None
+        self._new_hand()
         self.log(
             "start_kyoku",
-            hand=self.hand_number,
-            round=self.round,
-            dealer=self.dealer,
-            dice=w.dice.to_dict(),
-            wall_break={"seat": w.break_seat, "stack": w.break_stack},
-            dora_marker=TILE_TEXT[self.indicator],
-            wilds=[TILE_TEXT[k] for k in self.wilds],
-            sit=self.sit,
-            pulls=list(self.pulls),
-            scores=list(self.scores),
+            **self._kyoku_fields(),
             tehais=[[TILE_TEXT[t] for t in w.hands[s]] for s in range(SEATS)],
             # a scripted wall (tests) is not derived from the seed, so the record carries it
             **({"wall": [TILE_TEXT[k] for k in scripted[0]]} if scripted else {}),
@@ -288,83 +445,62 @@ class Match:
         self.phase, self.actor = "turn", self.dealer
         self.seats[self.dealer].drew = 0
 
-    # ---- a turn (R4) -------------------------------------------------------------------
-
-    def _is_tianhu(self, seat: int) -> bool:
-        """R5.5: the dealer's dealt 14, or a non-dealer's first draw before any pon or kong."""
-        st = self.seats[seat]
-        if self.melds_made or st.discards or st.melds:
-            return False
-        if seat == self.dealer:
-            return st.drew == 0
-        return st.drew == 1 and not self.kong_draw
-
-    def _win_result(self, seat: int, counts: list[int] | None = None):  # noqa: ANN202 - a ScoreResult
-        st = self.seats[seat]
-        if self.last_draw is None and not self._is_tianhu(seat):
-            return None
-        if counts is None:
-            counts = st.counts
-        if not self.scorer.is_complete(counts):  # the cheap test first: most turns end here
-            return None
-        concealed = list(st.hand)
-        draw = self.last_draw if self.last_draw is not None else concealed[-1]
-        concealed.remove(draw)
-        h = HandInput(tuple(concealed), draw, tuple(st.melds), self.indicator, self.wilds,
-                      self.kong_draw, self._is_tianhu(seat), self.rules, tuple(counts))  # type: ignore[arg-type]
-        return score_input(h)
-
-    def _turn_actions(self, seat: int) -> list[Action]:
-        st = self.seats[seat]
-        out: list[Action] = []
-        counts = st.counts
-        kinds = sorted(set(st.hand))
-        if not self.after_pon and self.wall.can_replace():
-            for k in kinds:
-                if counts[k] == 4:
-                    out.append(Action("ankong", k))
-            for m in st.melds:
-                if m.type is MeldType.PON and counts[m.tile]:
-                    out.append(Action("added_kong", m.tile))
-        if not self.after_pon and not st.xiaoxianggong:
-            r = self._win_result(seat, counts)
-            if r is not None and r.win:
-                out.append(Action("win"))
-        out.extend([_DISCARD[k] for k in kinds])
-        return out
+    # ---- a turn (R4, B3) -----------------------------------------------------------------
 
     def _do_turn(self, seat: int, a: Action) -> None:
-        st = self.seats[seat]
-        if a.type == "win":
-            self._win(seat)
-            return
-        if a.type == "discard":
+        t = a.type
+        if t == "discard":
+            assert a.tile is not None
             self._discard(seat, a.tile)
-            return
-        # kongs: a replacement draw follows (R4)
-        assert a.tile is not None
-        if a.type == "ankong":
-            st.remove(a.tile, 4)
-            st.melds.append(Meld(MeldType.CONCEALED_KONG, a.tile))
-            st.kongs.append(MeldType.CONCEALED_KONG)
-            gold = a.tile in self.wilds
-            self.log("ankan", actor=seat, consumed=[TILE_TEXT[a.tile]] * 4, gold=gold)
+        elif t == "win":
+            self._win(seat)
+        elif t == "ankong" or t == "added_kong":
+            assert a.tile is not None
+            self._kong(seat, a.tile, MeldType.CONCEALED_KONG if t == "ankong" else MeldType.ADDED_KONG)
         else:
-            st.remove(a.tile)
-            i = next(i for i, m in enumerate(st.melds) if m.type is MeldType.PON and m.tile == a.tile)
-            st.melds[i] = Meld(MeldType.ADDED_KONG, a.tile)
-            st.kongs.append(MeldType.ADDED_KONG)
-            self.log("kakan", actor=seat, pai=TILE_TEXT[a.tile], consumed=[TILE_TEXT[a.tile]] * 3)
+            self._do_turn_other(seat, a)
+
+    def _kong_event(self, seat: int, tile: Tile, kind: MeldType) -> None:
+        if kind is MeldType.CONCEALED_KONG:
+            self.log("ankan", actor=seat, consumed=[TILE_TEXT[tile]] * 4, **self._ankan_fields(tile))
+        else:
+            self.log("kakan", actor=seat, pai=TILE_TEXT[tile], consumed=[TILE_TEXT[tile]] * 3)
+
+    def _ankan_fields(self, tile: Tile) -> dict[str, Any]:
+        return {}
+
+    def _kong(self, seat: int, tile: Tile, kind: MeldType) -> None:
+        """A concealed or added kong: declared, perhaps robbed (抢杠), then made with a replacement draw."""
+        self._kong_event(seat, tile, kind)
+        robbers = self._rob_options(seat, tile, kind)
+        if robbers:
+            self._open_window("rob", seat, tile, robbers, kong=kind)
+            return
+        self._make_kong(seat, tile, kind)
+
+    def _make_kong(self, seat: int, tile: Tile, kind: MeldType) -> None:
+        st = self.seats[seat]
+        if kind is MeldType.CONCEALED_KONG:
+            st.remove(tile, 4)
+            st.melds.append(Meld(MeldType.CONCEALED_KONG, tile))
+        else:
+            st.remove(tile)
+            i = next(i for i, m in enumerate(st.melds) if m.type is MeldType.PON and m.tile == tile)
+            st.melds[i] = Meld(MeldType.ADDED_KONG, tile)
+        st.kongs.append(kind)
         self._replacement(seat)
 
     def _replacement(self, seat: int) -> None:
         self.melds_made = True
         self._draw(seat, replacement=True)
 
+    def _can_draw(self, replacement: bool) -> bool:
+        return self.wall.can_replace() if replacement else self.wall.can_draw()
+
     def _draw(self, seat: int, replacement: bool = False) -> None:
-        """A head draw, or a kong replacement from the tail (R3); none left: the hand is drawn."""
+        """A head draw, or a kong replacement from the tail (R3, B1); none left: the hand is drawn."""
         wall = self.wall
-        if not (wall.can_replace() if replacement else wall.can_draw()):
+        if not self._can_draw(replacement):
             self._exhausted()
             return
         t = wall.draw_replacement() if replacement else wall.draw()
@@ -374,163 +510,107 @@ class Match:
         self.last_draw = t
         self.kong_draw = replacement
         self.pending = None
-        self.after_pon = False
+        self.window = None
+        self.after_claim = False
         self.log("tsumo", actor=seat, pai=TILE_TEXT[t], replacement=replacement)
         self.phase, self.actor = "turn", seat
 
-    def _discard(self, seat: int, tile: Tile | None) -> None:
-        assert tile is not None
+    def _discard(self, seat: int, tile: Tile, hunyou: bool = False) -> None:
         st = self.seats[seat]
         st.remove(tile)
         st.discards.append(tile)
-        wild = tile in self.wilds
-        self.log("dahai", actor=seat, pai=TILE_TEXT[tile], tsumogiri=tile == self.last_draw, wild=wild)
-        if wild and not st.xiaoxianggong:
-            st.xiaoxianggong = True  # 小相公: no more wins this hand (R2)
-        if wild:
-            self.penalties.append(seat)
-        # 铲 (R7): the dealer's first discard, then the same kind from each other seat in turn
-        if not self.claims_made and len(self.first_discards) < SEATS:
-            self.first_discards.append((seat, tile))
-            if len(self.first_discards) == SEATS:
-                seats_ok = [s for s, _ in self.first_discards] == [(self.dealer + i) % SEATS for i in range(SEATS)]
-                if seats_ok and len({t for _, t in self.first_discards}) == 1:
-                    self.chan = True
-                    self.log("chan", actor=self.dealer, pai=TILE_TEXT[tile])
+        ev = self.log("dahai", actor=seat, pai=TILE_TEXT[tile], tsumogiri=tile == self.last_draw,
+                      wild=tile in self.wilds)
+        if hunyou:
+            ev["hunyou"] = True  # 混儿悠 declared with this discard (B3)
         self.last_draw = None
         self.kong_draw = False
+        self.after_claim = False
         self.pending = (seat, tile)
-        # a claim is possible for at most one seat (R4): two of a non-wild kind
-        claimer = -1
-        no_claim = self.rules.last_tiles_no_claim  # 0: no such limit (see docs/rules-notes.md)
-        self.after_pon = False
-        if not wild:
-            for i in range(1, SEATS):
-                s = (seat + i) % SEATS
-                if self.seats[s].counts[tile] >= 2:
-                    claimer = s
-                    break
-            if claimer >= 0 and no_claim and self.wall.live_count <= no_claim:
-                claimer = -1
-        if claimer >= 0:
-            self.phase, self.actor = "claim", claimer
+        claims = self._discarded(seat, tile)
+        if claims:
+            self._open_window("discard", seat, tile, claims)
         else:
             self.pending = None
             self._draw((seat + 1) % SEATS)
 
-    def _claim_actions(self, seat: int) -> list[Action]:
-        assert self.pending is not None
-        _, tile = self.pending
-        n = self.seats[seat].counts[tile]
-        out = [Action("pon", tile)]
-        if n >= 3 and self.wall.can_replace():
-            out.append(Action("kong", tile))
-        out.append(Action("pass"))
-        return out
+    # ---- claim windows -------------------------------------------------------------------
 
-    def _do_claim(self, seat: int, a: Action) -> None:
-        assert self.pending is not None
-        target, tile = self.pending
-        st = self.seats[seat]
-        if a.type == "pass":
-            self.pending = None
-            self._draw((target + 1) % SEATS)
+    def _open_window(self, kind: str, source: int, tile: Tile, claims: list[tuple[int, list[Action]]],
+                     kong: MeldType | None = None) -> None:
+        self.window = ClaimWindow(kind, tile, source, [s for s, _ in claims], dict(claims), kong=kong)
+        self.pending = (source, tile)
+        self.phase = "claim" if kind == "discard" else "rob"
+        self.actor = claims[0][0]
+
+    def _do_window(self, seat: int, a: Action) -> None:
+        w = self.window
+        assert w is not None
+        w.answers[seat] = a
+        if not w.decided():
+            self.actor = w.waiting()[0]
             return
-        self.claims_made = self.melds_made = True
-        st.remove(tile, 2 if a.type == "pon" else 3)
-        if a.type == "pon":
+        best = w.best()
+        self._window_closed(w, best)
+        self.window = None
+        if w.kind == "rob":
+            self.pending = None
+            if best is not None:  # robbed (抢杠): the kong is not made (B3)
+                self._win(best[0], source=w.source, robbed=w.kong)
+            else:
+                assert w.kong is not None
+                self._make_kong(w.source, w.tile, w.kong)
+            return
+        if best is None:
+            self.pending = None
+            self._draw((w.source + 1) % SEATS)
+            return
+        claimer, act = best
+        if act.type == "win":
+            self._win(claimer, source=w.source)
+        else:
+            self._claim(claimer, act, w.source, w.tile)
+
+    def _claim(self, seat: int, a: Action, target: int, tile: Tile) -> None:
+        """A chi, pon or discard kong of ``target``'s discard ``tile`` (R4, B3)."""
+        st = self.seats[seat]
+        self.melds_made = True
+        self.pending = None
+        if a.type == "chi":
+            assert a.tile is not None
+            low = a.tile
+            others = [TILES[k] for k in range(low, low + 3) if k != tile]
+            for t in others:
+                st.remove(t)
+            st.melds.append(Meld(MeldType.CHI, low))
+            self.log("chi", actor=seat, target=target, pai=TILE_TEXT[tile], consumed=[TILE_TEXT[t] for t in others])
+        elif a.type == "pon":
+            st.remove(tile, 2)
             st.melds.append(Meld(MeldType.PON, tile))
             self.log("pon", actor=seat, target=target, pai=TILE_TEXT[tile], consumed=[TILE_TEXT[tile]] * 2)
-            # the claimer discards without drawing (R4)
-            self.last_draw = None
-            self.kong_draw = False
-            self.pending = None
-            self.after_pon = True
-            self.phase, self.actor = "turn", seat
         else:
+            st.remove(tile, 3)
             st.melds.append(Meld(MeldType.KONG, tile))
             st.kongs.append(MeldType.KONG)
             self.log("daiminkan", actor=seat, target=target, pai=TILE_TEXT[tile], consumed=[TILE_TEXT[tile]] * 3)
-            self.pending = None
+        self._claimed(seat, a, target)
+        if a.type == "kong":
             self._replacement(seat)
+            return
+        # the claimer discards without drawing (R4, B3)
+        self.last_draw = None
+        self.kong_draw = False
+        self.after_claim = True
+        self.phase, self.actor = "turn", seat
 
-    # ---- the end of a hand (R6–R9) -----------------------------------------------------
-
-    def multiplier(self, a: int, b: int) -> int:
-        """R8: 1, ×2 if one is the dealer who sat, ×2 per pull of the other if one is the dealer."""
-        if self.dealer not in (a, b) or a == b:
-            return 1
-        other = b if a == self.dealer else a
-        return (2 if self.sit else 1) * (2 ** self.pulls[other])
-
-    def _win(self, seat: int) -> None:
-        r = self._win_result(seat)
-        assert r is not None and r.win
-        st = self.seats[seat]
-        concealed = list(st.hand)
-        draw = self.last_draw if self.last_draw is not None else concealed[-1]
-        concealed.remove(draw)
-        self.log(
-            "hora",
-            actor=seat,
-            target=seat,
-            pai=TILE_TEXT[draw],
-            hand=[TILE_TEXT[t] for t in sorted(concealed)],
-            melds=[str(m) for m in st.melds],
-            kong_draw=self.kong_draw,
-            tianhu=r.hand.tianhu,
-            fan=r.fan,
-            elements=r.codes,
-            name=r.name,
-        )
-        self._settle(winner=seat, fan=r.fan)
+    # ---- the end of a hand (R6–R9, B6–B7) -------------------------------------------------
 
     def _exhausted(self) -> None:
         self.log("ryukyoku", reason="exhausted")
-        self._settle(winner=-1, fan=0)
+        self._settle(winner=-1, win=None)
 
-    def _settle(self, winner: int, fan: int) -> None:
-        base = self.rules.base
-        pays: list[Payment] = []
-
-        def add(reason: str, payer: int, payee: int, units: int) -> None:
-            # R8: a payment of 0 is not listed, whatever its kind (chan_units, gold_kong_points and
-            # wild_discard_penalty may be 0); the settlement then lists only real transfers
-            amount = units * base * self.multiplier(payer, payee)
-            if amount:
-                pays.append(Payment(reason, payer, payee, amount))
-
-        def each_other(payee: int, units: int, reason: str) -> None:
-            for p in range(SEATS):
-                if p != payee:
-                    add(reason, p, payee, units)
-
-        if winner >= 0:
-            each_other(winner, fan, "win")
-        if winner >= 0 or self.rules.kong_pay_on_draw:
-            for s in range(SEATS):
-                for m in self.seats[s].melds:
-                    if m.type.is_kong:
-                        gold = m.type is MeldType.CONCEALED_KONG and m.tile in self.wilds
-                        pts = self.rules.gold_kong_points if gold else KONG_POINTS[m.type]
-                        each_other(s, pts, "kong")
-        if self.chan:
-            for p in range(SEATS):
-                if p != self.dealer:
-                    add("chan", self.dealer, p, self.rules.chan_units)
-        for s in self.penalties:
-            for p in range(SEATS):
-                if p != s:
-                    add("penalty", s, p, self.rules.wild_discard_penalty)
-        if self.rules.settlement == "pot":
-            capped = []
-            for pay in sorted(pays, key=lambda x: ("win", "kong", "chan", "penalty").index(x.reason)):
-                amount = min(pay.amount, self.pot_left[pay.payer])
-                if amount:
-                    self.pot_left[pay.payer] -= amount
-                    self.pot_left[pay.payee] += amount
-                    capped.append(Payment(pay.reason, pay.payer, pay.payee, amount))
-            pays = capped
+    def _settle(self, winner: int, win: Any) -> None:
+        pays = self._payments(winner, win)
         deltas = [0] * SEATS
         for pay in pays:
             deltas[pay.payer] -= pay.amount
@@ -542,17 +622,14 @@ class Match:
         self._next_hand(winner)
 
     def _next_hand(self, winner: int) -> None:
-        dealer_keeps = winner == self.dealer or (
-            winner < 0 and not any(self.seats[s].kongs for s in range(SEATS) if s != self.dealer)
-        )  # R9: a drawn hand keeps the deal unless a non-dealer made a kong
-        self.sat_last = dealer_keeps and self.sit
+        keeps = self._dealer_keeps(winner)
+        self._hand_over(winner)
         self.hand_number += 1
-        if not dealer_keeps:
+        if not keeps:
             self.dealer = (self.dealer + 1) % SEATS
             if self.dealer == 0:
                 self.round += 1
-                if self.round % 4 == 0 and self.rules.settlement == "pot":
-                    self.pot_left = [self.rules.pot_stake] * SEATS  # a new pot (锅) every 4 rounds
+                self._new_round()
         r = self.rules
         if (r.match_hands is not None and self.hand_number >= r.match_hands) or (
             r.match_hands is None and self.round >= r.match_rounds
@@ -561,12 +638,16 @@ class Match:
             self.phase = "over"
             self.log("end_game", scores=list(self.scores))
             return
-        self._begin_choices()
+        self._begin_hand()
+
+    def _new_round(self) -> None:
+        """The deal came back to East (a new 圈)."""
 
     # ---- what a seat may see -----------------------------------------------------------
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Only what ``seat`` may see: its own concealed tiles, never another's or the wall order."""
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """Only what ``seat`` may see: its own concealed tiles, never another's or the wall order.
+        ``None``: a spectator (public information only, no legal actions)."""
         obs: dict[str, Any] = {
             "seat": seat,
             "phase": self.phase,
@@ -575,30 +656,44 @@ class Match:
             "hand_number": self.hand_number,
             "round": self.round,
             "scores": list(self.scores),
-            "sit": self.sit,
-            "pulls": list(self.pulls),
-            "legal_actions": [str(a) for a in self.legal_actions(seat)],
         }
-        if self.phase in ("turn", "claim"):
-            obs.update(
-                indicator=TILE_TEXT[self.indicator],
-                wilds=[TILE_TEXT[k] for k in self.wilds],
-                dice=self.wall.dice.to_dict(),
-                wall_left=self.wall.live_count,
-                hand=[TILE_TEXT[t] for t in sorted(self.seats[seat].hand)],
-                drawn=TILE_TEXT[self.last_draw] if self.actor == seat and self.last_draw is not None else None,
-                claimable=TILE_TEXT[self.pending[1]] if self.pending is not None else None,
-                seats=[
-                    {
-                        "melds": [str(m) for m in st.melds],
-                        "discards": [TILE_TEXT[t] for t in st.discards],
-                        "hand_size": len(st.hand),
-                        "xiaoxianggong": st.xiaoxianggong,
-                    }
-                    for st in self.seats
-                ],
-            )
+        self._observation_fields(obs, seat)
+        obs["legal_actions"] = [str(a) for a in self.legal_actions(seat)] if seat is not None else []
+        if self.phase in _AT_TABLE:
+            w = self.window
+            self._table_fields(obs, seat)
+            obs["wall_left"] = self.wall.live_count
+            if seat is not None:
+                obs["hand"] = [TILE_TEXT[t] for t in sorted(self.seats[seat].hand)]
+                obs["drawn"] = (TILE_TEXT[self.last_draw] if self.actor == seat and self.last_draw is not None
+                                and self.phase == "turn" else None)
+            obs["claimable"] = TILE_TEXT[self.pending[1]] if self.pending is not None else None
+            obs["window"] = ({"kind": w.kind, "tile": TILE_TEXT[w.tile], "from": w.source, "waiting": w.waiting()}
+                             if w is not None else None)
+            seats = obs["seats"] = [
+                {
+                    "melds": [str(m) for m in st.melds],
+                    "discards": [TILE_TEXT[t] for t in st.discards],
+                    "hand_size": len(st.hand),
+                }
+                for st in self.seats
+            ]
+            for flag in self.seat_flags:
+                for d, st in zip(seats, self.seats, strict=True):
+                    d[flag] = getattr(st, flag)
         return obs
+
+    def full_view(self) -> dict[str, Any]:
+        """Everything now, every hand included: for the replay of a stored match (never a live one)."""
+        d = self.observation(None)
+        d.pop("legal_actions")
+        if "seats" in d:
+            for s, st in enumerate(self.seats):
+                d["seats"][s]["hand"] = [TILE_TEXT[t] for t in sorted(st.hand)]
+            d["drawn"] = (TILE_TEXT[self.last_draw] if self.last_draw is not None and self.phase == "turn"
+                          else None)
+            d["to_act"] = self.to_act
+        return d
 
     @property
     def returns(self) -> list[int]:

@@ -1,8 +1,9 @@
-"""Exposed melds (R4) and their bracket notation.
+"""Exposed melds (R4, B3) and their bracket notation.
 
-``[777m]`` pon (碰), ``[7777m]`` discard kong (明杠/大明杠), ``[7777m+]`` added kong (加杠),
-``(7777m)`` concealed kong (暗杠).  A concealed kong of a wild kind is a gold kong (金杠, R2);
-whether a kind is wild depends on the hand's indicator, so it is judged at scoring time.
+``[345m]`` chi (吃, a sequence: Beijing and MCR, never Tianjin), ``[777m]`` pon (碰), ``[7777m]``
+discard kong (明杠/大明杠), ``[7777m+]`` added kong (加杠), ``(7777m)`` concealed kong (暗杠).  A chi
+is named by its lowest tile.  A concealed kong of a wild kind is a gold kong (金杠, R2); whether a
+kind is wild depends on the hand's indicator, so it is judged at scoring time.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ __all__ = ["Meld", "MeldType", "parse_melds", "melds_of"]
 
 
 class MeldType(StrEnum):
-    """The four exposed meld kinds; the values are the batch-interface names."""
+    """The exposed meld kinds; the values are the batch-interface names."""
 
+    CHI = "chi"  # 吃: a sequence, named by its lowest tile
     PON = "pon"  # 碰
     KONG = "kong"  # 明杠 from a discard
     ADDED_KONG = "added_kong"  # 加杠 onto one's own pon
@@ -26,15 +28,20 @@ class MeldType(StrEnum):
 
     @property
     def size(self) -> int:
-        return 3 if self is MeldType.PON else 4
+        return 3 if self is MeldType.PON or self is MeldType.CHI else 4
 
     @property
     def is_kong(self) -> bool:
-        return self is not MeldType.PON
+        return self is not MeldType.PON and self is not MeldType.CHI
+
+    @property
+    def claimed(self) -> bool:
+        """Made with another player's discard (all but the concealed kong)."""
+        return self is not MeldType.CONCEALED_KONG
 
     @property
     def chinese(self) -> str:
-        return {"pon": "碰", "kong": "明杠", "added_kong": "加杠", "ankong": "暗杠"}[self.value]
+        return {"chi": "吃", "pon": "碰", "kong": "明杠", "added_kong": "加杠", "ankong": "暗杠"}[self.value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +51,25 @@ class Meld:
     type: MeldType
     tile: Tile
 
+    def __post_init__(self) -> None:
+        if self.type is MeldType.CHI and (self.tile.suit == "z" or self.tile.number > 7):
+            raise TileError(f"a chi is a sequence named by its lowest tile, 1 to 7 of a suit: not {self.tile}")
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The meld's tiles: three kinds for a chi, one kind three or four times otherwise."""
+        if self.type is MeldType.CHI:
+            return (self.tile, Tile(self.tile + 1), Tile(self.tile + 2))
+        return (self.tile,) * self.size
+
     @classmethod
     def parse(cls, text: str) -> Meld:
-        """Parse ``[777m]``, ``[7777m]``, ``[7777m+]`` or ``(7777m)``."""
+        """Parse ``[345m]``, ``[777m]``, ``[7777m]``, ``[7777m+]`` or ``(7777m)``."""
         s = text.strip()
         if len(s) < 2 or (s[0], s[-1]) not in (("[", "]"), ("(", ")")):
             raise TileError(
-                f"meld {text!r} must be written [777m] (pon), [7777m] (kong), [7777m+] (added kong) or (7777m) (concealed kong)"
+                f"meld {text!r} must be written [345m] (chi), [777m] (pon), [7777m] (kong), [7777m+] (added kong) "
+                "or (7777m) (concealed kong)"
             )
         inner = s[1:-1]
         added = inner.endswith("+")
@@ -62,8 +81,14 @@ class Meld:
             tiles = parse_tiles(inner)
         except TileError as e:
             raise TileError(f"meld {text!r}: {e}") from None
+        if len(tiles) == 3 and s[0] == "[" and not added and len(set(tiles)) == 3:
+            low = min(tiles)
+            if sorted(tiles) == [low, low + 1, low + 2] and low.suit != "z" and tiles[0].suit == tiles[2].suit:
+                return cls(MeldType.CHI, low)
+            raise TileError(f"meld {text!r}: three different tiles make a chi only as a sequence of one suit, "
+                            "like [345m]")
         if not tiles or any(t != tiles[0] for t in tiles):
-            raise TileError(f"meld {text!r} must hold one kind of tile (no chi in Tianjin mahjong, R4)")
+            raise TileError(f"meld {text!r} must hold one kind of tile, or be a sequence like [345m] (a chi)")
         n = len(tiles)
         if s[0] == "(":
             if n != 4:
@@ -90,7 +115,7 @@ class Meld:
             mtype = MeldType(value)
         except ValueError:
             raise TileError(
-                f"meld type {value!r} is not one of pon, kong, added_kong, ankong"
+                f"meld type {value!r} is not one of chi, pon, kong, added_kong, ankong"
             ) from None
         tile = data.get("tile")
         if not isinstance(tile, str):
@@ -105,6 +130,9 @@ class Meld:
         return self.type.size
 
     def __str__(self) -> str:
+        if self.type is MeldType.CHI:
+            n = self.tile.number
+            return f"[{n}{n + 1}{n + 2}{self.tile.suit}]"
         body = f"{self.tile.number}" * self.size + self.tile.suit
         if self.type is MeldType.CONCEALED_KONG:
             return f"({body})"

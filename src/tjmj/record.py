@@ -24,20 +24,23 @@ import contextlib
 import io
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
 import orjson
 
 from .game import Action, IllegalAction, Match
-from .rules import PRESETS, Rules, RulesError
+from .rules import PRESETS, Rules, RulesError, TianjinRules
 from .score import score
 from .tiles import Tile, TileError, format_tiles, parse_tiles
 from .wall import Dice
 
 __all__ = [
     "EVENT_FIELDS",
+    "ReplayError",
+    "action_for",
+    "rebuild",
     "PAYMENT_REASONS",
     "SEAT_WINDS",
     "Divergence",
@@ -469,6 +472,8 @@ class ReplayResult:
 
 def check_hora(hora: dict[str, Any], indicator: str, rules: Rules) -> str | None:
     """Re-score a recorded win with :func:`tjmj.score.score` (R5); a problem in words, or None."""
+    if not isinstance(rules, TianjinRules):
+        raise TypeError(f"check_hora re-scores Tianjin wins; these rules are {rules.family}'s")
     try:
         r = score("".join(hora["hand"]), hora["pai"], indicator, hora["melds"], kong_draw=hora["kong_draw"],
                   tianhu=hora["tianhu"], rules=rules)
@@ -531,8 +536,9 @@ _PHASE_WORDS = {
 }
 
 
-def _action_for(m: Match, nxt: dict[str, Any]) -> tuple[Action | None, str]:
-    """The action the record implies for the seat the engine waits on, or None and why not."""
+def action_for(m: Match, nxt: dict[str, Any]) -> tuple[Action | None, str]:
+    """The action the record implies for the seat the engine waits on (``nxt`` is the next recorded
+    event), or None and why not.  Replay and the web server's restart both use this one mapping."""
     seat, phase, t = m.to_act, m.phase, nxt.get("type")
     if phase in ("sit", "pull"):
         if t != "start_kyoku":
@@ -542,21 +548,84 @@ def _action_for(m: Match, nxt: dict[str, Any]) -> tuple[Action | None, str]:
         if phase == "sit":
             return Action("sit", None, 1 if nxt["sit"] else 0), ""
         return Action("pull", None, int(nxt["pulls"][seat])), ""
-    if phase == "claim":
-        if t in ("pon", "daiminkan") and nxt.get("actor") == seat:
-            return Action("pon" if t == "pon" else "kong", Tile.parse(nxt["pai"])), ""
-        return Action("pass"), ""  # the record shows no claim by this seat: it passed (R4)
+    if phase in ("claim", "rob"):
+        # the window's outcome is the next event: this seat's claim, or it passed (a claim that
+        # lost to a better one changes nothing either, R4, B3)
+        if nxt.get("actor") == seat:
+            if t == "hora" and nxt.get("target") != seat:
+                return Action("win"), ""
+            if t in ("pon", "daiminkan"):
+                return Action("pon" if t == "pon" else "kong", Tile.parse(nxt["pai"])), ""
+            if t == "chi":
+                low = min(Tile.parse(x) for x in [nxt["pai"], *nxt["consumed"]])
+                return Action("chi", low), ""
+        return Action("pass"), ""
     # phase turn: the seat discards, kongs or wins (R4)
     if nxt.get("actor") != seat or t not in ("dahai", "ankan", "kakan", "hora"):
         return None, (f"it is {_seat(seat)}'s turn (discard, kong or win), but the record has {_brief(nxt)}; "
                       "an event is missing, extra or out of order")
     if t == "dahai":
+        if nxt.get("hunyou"):
+            return Action("hunyou", Tile.parse(nxt["pai"])), ""
         return Action("discard", Tile.parse(nxt["pai"])), ""
     if t == "ankan":
         return Action("ankong", Tile.parse(nxt["consumed"][0])), ""
     if t == "kakan":
         return Action("added_kong", Tile.parse(nxt["pai"])), ""
+    if "HUNGANG" in (nxt.get("elements") or ()):
+        return Action("hungang"), ""
     return Action("win"), ""
+
+
+def _as_recorded(got: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any]:
+    """The engine's event as a record of an earlier version would have it: records made before
+    rule families existed have no ``family`` in ``start_game.rules`` (they are all Tianjin)."""
+    if got.get("type") == "start_game" and exp.get("type") == "start_game":
+        rules = exp.get("rules")
+        if isinstance(rules, dict) and "family" not in rules and got["rules"].get("family") == "tianjin":
+            return {**got, "rules": {k: v for k, v in got["rules"].items() if k != "family"}}
+    return got
+
+
+class ReplayError(ValueError):
+    """Recorded events the engine does not reproduce (:func:`rebuild`)."""
+
+
+def rebuild(events: Sequence[dict[str, Any]],
+            on_step: Callable[[Match, Action | None, list[dict[str, Any]]], None] | None = None) -> Match:
+    """The match the recorded ``events`` describe, driven by the actions they imply (:func:`action_for`);
+    every event the engine emits must equal the recorded one, else :class:`ReplayError`.  A record
+    may stop anywhere (the server stores whole hands; a hand in play is dealt again).
+    ``on_step(match, action, new_events)`` after each step (first with ``action`` None)."""
+    if not events or events[0].get("type") != "start_game":
+        raise ReplayError("the events do not open with start_game")
+    start = events[0]
+    try:
+        m = Match(Rules.from_dict(start["rules"]), seed=start["seed"], names=_names_by_player(start),
+                  walls=_scripted_walls(events))
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise ReplayError(f"cannot start the match: {e}") from None
+    i = len(m.events)
+    if [_as_recorded(g, e) for g, e in zip(m.events, events[:i], strict=False)] != list(events[:i]):
+        raise ReplayError("the engine's opening events differ from the stored ones")
+    if on_step:
+        on_step(m, None, list(m.events))
+    while i < len(events) and not m.is_over:
+        try:
+            action, why = action_for(m, events[i])
+            if action is None:
+                raise ReplayError(f"event {i}: {why}")
+            new = m.apply(m.to_act, action)
+        except (IllegalAction, KeyError, TypeError, ValueError, IndexError) as e:
+            raise ReplayError(f"event {i}: {e}") from None
+        if list(events[i : i + len(new)]) != new:
+            raise ReplayError(f"event {i}: the engine's events differ from the stored ones")
+        i += len(new)
+        if on_step:
+            on_step(m, action, new)
+    if i != len(events):
+        raise ReplayError(f"{len(events) - i} stored events after the end of the match")
+    return m
 
 
 def _scripted_walls(events: Sequence[dict[str, Any]]) -> list[tuple[list[int], Dice]] | None:
@@ -617,6 +686,7 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
                 res.incomplete = f"after event {i - 1} the engine goes on with {_brief(got)}"
                 return False
             exp = rec[i]
+            got = _as_recorded(got, exp)
             if got != exp:
                 diverge(i, "mismatch", got, _explain_mismatch(exp, got))
                 return False
@@ -650,7 +720,7 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
             return res
         nxt = rec[i]
         try:
-            action, why = _action_for(m, nxt)
+            action, why = action_for(m, nxt)
         except (KeyError, TypeError, ValueError, IndexError) as e:  # TileError is a ValueError
             return diverge(i, "unexpected", None, f"the recorded {nxt.get('type')} is malformed: {e}")
         if action is None:

@@ -1,124 +1,135 @@
-"""Rule options (R2–R9): one frozen object, two presets, checked overrides.
+"""Rule options of every family: one frozen object per rule set, presets, checked overrides.
+
+Each rule family (Tianjin R2–R9, Beijing B1–B7, see :mod:`tjmj.families`) has its own frozen
+dataclass of options, a subclass of :class:`Rules`; a preset is one of its instances.  A preset's
+name finds its family: ``Rules.preset("yiyou")`` is Tianjin's, ``Rules.preset("beijing")``
+Beijing's (python-chess finds a variant by name the same way).
 
 >>> Rules.preset("yiyou").suben
 True
 >>> Rules.preset("classic", min_fan=1).min_fan
 1
+>>> Rules.preset("beijing_a").family
+'beijing'
 
-Every option RULES.md names is a field here; an unknown option or an invalid value raises
-:class:`RulesError` naming it.
+Every option the family's rules page names is a field; an unknown option or an invalid value
+raises :class:`RulesError` naming it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-__all__ = ["Rules", "RulesError", "PRESETS", "CLASSIC", "YIYOU"]
+__all__ = ["Rules", "RulesError", "PRESETS", "FAMILIES", "CLASSIC", "YIYOU", "BEIJING", "BEIJING_A",
+           "TianjinRules", "BeijingRules", "register_presets", "family_of_preset"]
 
 
 class RulesError(ValueError):
-    """An unknown option, preset or an invalid option value."""
+    """An unknown option, preset or family, or an invalid option value."""
 
 
-# name -> (allowed values or a (min, max) int range, section, description)
-_CHOICES: dict[str, tuple[Any, str, str]] = {
-    "wild_kinds": ((1, 2, 3), "R2", "number of wild kinds: the indicator's kind and the next 0, 1 or 2"),
-    "wild_discard_penalty": ((0, 1000), "R2", "units a wild discarder (小相公) pays each other player"),
-    "seating": (("random", "dafeng"), "R3", "seat winds at random, or simulated 打风 with four wind tiles"),
-    "wild_method": (("dice", "flip"), "R3", "打混儿 (dice from the tail) or 翻混儿 (the 跳牌 leftover)"),
-    "last_tiles_no_claim": ((0, 136), "R4", "with this many head tiles or fewer left, no pon or discard kong (0: no limit)"),
-    "min_fan": ((1, 1000), "R5.2", "smallest fan that may win (2: 死提溜 cannot win)"),
-    "hundiao_alone_wins": ((True, False), "R5.2", "whether a hand whose only element is 混儿吊 may win"),
-    "suben": ((True, False), "R5.1", "score 素本 (×2 on 本混儿龙 with one of each wild kind playing itself)"),
-    "tianhu": (("flat", "best_x4"), "R5.5", "天胡: 4 fan flat, or 4 × the best fan of the 14 tiles"),
-    "kong_pay_on_draw": ((True, False), "R6", "kong points are paid in a drawn hand too"),
-    "gold_kong_points": ((0, 1000), "R6", "points for a 金杠 from each other player"),
-    "forced_sit": ((True, False), "R7", "死坐庄: the dealer always sits"),
-    "max_pull": ((0, 10), "R7", "how many times a non-dealer may 拉庄"),
-    "chan_units": ((0, 1000), "R7", "units the dealer pays each non-dealer for a 铲"),
-    "base": ((1, 1_000_000), "R8", "底: one unit = fan × base"),
-    "settlement": (("open", "pot"), "R8", "散牌 (no limit) or 锅牌 (a stake per pot)"),
-    "pot_stake": ((1, 1_000_000), "R8", "each player's stake per pot of four rounds (锅牌)"),
-    "match_rounds": ((1, 64), "R9", "match length in rounds (圈) when match_hands is not set"),
-    "match_hands": ((None, 1, 100_000), "R9", "match length in hands instead of rounds (null: use rounds)"),
-}
+Choices = dict[str, tuple[Any, str, str]]  # option -> (allowed values or (min, max), section, meaning)
+
+PRESETS: dict[str, Rules] = {}  # every preset of every family, by name
+FAMILIES: dict[str, type[Rules]] = {}  # family name -> its rules class
 
 
-@dataclass(frozen=True)
 class Rules:
-    """The frozen rule options; defaults are the preset ``classic`` (seed 003 + seed 000)."""
+    """The base of every family's rule options (a frozen dataclass in each family).
 
-    wild_kinds: int = 2
-    wild_discard_penalty: int = 0
-    seating: str = "random"
-    wild_method: str = "dice"
-    last_tiles_no_claim: int = 0
-    min_fan: int = 2
-    hundiao_alone_wins: bool = True
-    suben: bool = False
-    tianhu: str = "flat"
-    kong_pay_on_draw: bool = True
-    gold_kong_points: int = 8
-    forced_sit: bool = False
-    max_pull: int = 1
-    chan_units: int = 1
-    base: int = 1
-    settlement: str = "open"
-    pot_stake: int = 20
-    match_rounds: int = 4
-    match_hands: int | None = None
-    name: str = "classic"
+    Common to all: ``base`` (one unit), ``match_rounds``, ``match_hands``, and ``name`` (the preset it
+    started from, ``+custom`` once changed).  ``family`` and ``choices`` are class attributes.
+    """
+
+    family: ClassVar[str] = ""
+    default_preset: ClassVar[str] = ""
+    choices: ClassVar[Choices] = {}
+    name: str
+    base: int
+    match_rounds: int
+    match_hands: int | None
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
             if f.name != "name":
-                _check(f.name, getattr(self, f.name))
+                _check(self.choices, f.name, getattr(self, f.name))
 
     @classmethod
-    def preset(cls, name: str = "classic", **overrides: Any) -> Rules:
-        """A preset (``classic`` or ``yiyou``) with single options overridden."""
+    def preset(cls, name: str | None = None, **overrides: Any) -> Rules:
+        """A preset of any family (``classic``, ``yiyou``, ``beijing``, ``beijing_a``) with single
+        options overridden; with no name, the default preset of this class's family (Tianjin's on
+        :class:`Rules` itself)."""
+        if name is None:
+            name = cls.default_preset or "classic"
         try:
             base = PRESETS[name]
-        except KeyError:
+        except (KeyError, TypeError):
             raise RulesError(f"unknown rule preset {name!r}; presets are {', '.join(PRESETS)}") from None
         return base.replace(**overrides) if overrides else base
 
     def replace(self, **overrides: Any) -> Rules:
         """A copy with the given options changed (each one checked)."""
+        choices = self.choices
         for key, value in overrides.items():
-            if key not in _CHOICES:
-                raise RulesError(f"unknown rule option {key!r}; options are {', '.join(_CHOICES)}")
-            _check(key, value)
+            if key not in choices:
+                raise RulesError(f"unknown rule option {key!r} for {self.family} rules; options are "
+                                 f"{', '.join(choices)}")
+            _check(choices, key, value)
         changed = {k: v for k, v in overrides.items() if getattr(self, k) != v}
         if not changed:
             return self
         preset = self.name.split("+")[0]
-        new = dataclasses.replace(self, **changed)
+        new = dataclasses.replace(self, **changed)  # type: ignore[type-var]  # each family's rules are a dataclass
         # back to the plain preset if every option now matches it
         if new.to_dict() == PRESETS[preset].to_dict():
             return PRESETS[preset]
-        return dataclasses.replace(new, name=f"{preset}+custom")
+        return dataclasses.replace(new, name=f"{preset}+custom")  # type: ignore[no-any-return,type-var]
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """``{"preset": "yiyou", "min_fan": 1}``; ``preset`` defaults to ``classic``."""
+        """``{"family": "beijing", "preset": "beijing_a", "cap": 64}``: ``preset`` defaults to the
+        family's default (``classic`` without a family: records made before families were)."""
         if not isinstance(data, dict):
             raise RulesError(f"rules must be an object of option: value, got {data!r}")
         data = dict(data)
-        return cls.preset(data.pop("preset", "classic"), **data)
+        family = data.pop("family", None)
+        if family is not None and family not in FAMILIES:
+            raise RulesError(f"unknown rule family {family!r}; families are {', '.join(FAMILIES)}")
+        preset = data.pop("preset", FAMILIES[family].default_preset if family else "classic")
+        rules = cls.preset(preset, **data)
+        if family is not None and rules.family != family:
+            raise RulesError(f"preset {preset!r} is of the {rules.family} family, not {family}")
+        return rules
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option, plus ``preset``: the preset it started from (``from_dict`` reads it back)."""
-        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}
+        """Every option, plus ``preset`` (the preset it started from) and ``family``; ``from_dict``
+        reads it back."""
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "name"}  # type: ignore[arg-type]
         d["preset"] = self.name.split("+")[0]
+        d["family"] = self.family
         return d
 
-    @staticmethod
-    def describe() -> dict[str, tuple[Any, str, str]]:
-        """Every option with its allowed values, RULES.md section and meaning."""
-        return dict(_CHOICES)
+    @classmethod
+    def describe(cls) -> Choices:
+        """Every option with its allowed values, rules section and meaning (on :class:`Rules`
+        itself: Tianjin's, the first family)."""
+        return dict(cls.choices or FAMILIES["tianjin"].choices)
+
+
+def register_presets(rules_type: type[Rules], *presets: Rules) -> None:
+    """Make a family's presets known to :meth:`Rules.preset` (each family module calls this)."""
+    FAMILIES[rules_type.family] = rules_type
+    for r in presets:
+        PRESETS[r.name] = r
+
+
+def family_of_preset(name: str) -> str:
+    """The family of a preset name (``yiyou`` → ``tianjin``)."""
+    try:
+        return PRESETS[name].family
+    except KeyError:
+        raise RulesError(f"unknown rule preset {name!r}; presets are {', '.join(PRESETS)}") from None
 
 
 def _js(value: Any) -> str:
@@ -131,8 +142,8 @@ def _js(value: Any) -> str:
         return repr(value)
 
 
-def _check(key: str, value: Any) -> None:
-    allowed, section, _ = _CHOICES[key]
+def _check(choices: Choices, key: str, value: Any) -> None:
+    allowed, section, _ = choices[key]
     if isinstance(allowed[0], bool | str):
         if value not in allowed or type(value) is not type(allowed[0]):
             raise RulesError(f"rule option {key} ({section}) must be one of {_js(list(allowed))}, got {_js(value)}")
@@ -151,16 +162,15 @@ def _check(key: str, value: Any) -> None:
         raise RulesError(f"rule option {key} ({section}) must be {rng}, got {_js(value)}")
 
 
-CLASSIC = Rules()
-# seed 001, the online game: see RULES.md R4, R5.1, R5.5, R6, R7.
-YIYOU = dataclasses.replace(
-    CLASSIC,
-    name="yiyou",
-    last_tiles_no_claim=4,
-    suben=True,
-    tianhu="best_x4",
-    gold_kong_points=4,
-    max_pull=2,
-    chan_units=2,
-)
-PRESETS: dict[str, Rules] = {"classic": CLASSIC, "yiyou": YIYOU}
+# The families' rule types, registered on import (after the base above exists).
+from .families.beijing import rules as _beijing  # noqa: E402
+from .families.tianjin import rules as _tianjin  # noqa: E402
+
+TianjinRules = _tianjin.TianjinRules
+BeijingRules = _beijing.BeijingRules
+CLASSIC: _tianjin.TianjinRules = _tianjin.CLASSIC
+YIYOU: _tianjin.TianjinRules = _tianjin.YIYOU
+BEIJING: _beijing.BeijingRules = _beijing.BEIJING
+BEIJING_A: _beijing.BeijingRules = _beijing.BEIJING_A
+register_presets(TianjinRules, CLASSIC, YIYOU)
+register_presets(BeijingRules, BEIJING, BEIJING_A)

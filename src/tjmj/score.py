@@ -26,7 +26,7 @@ from .elements import (
     elements_of,
 )
 from .meld import Meld, MeldType, melds_of
-from .rules import CLASSIC, Rules
+from .rules import CLASSIC, TianjinRules
 from .tiles import TILES, Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
 __all__ = ["score", "ScoreResult", "HandInput", "prepare", "evaluate", "InvalidHand"]
@@ -92,7 +92,7 @@ class HandInput(NamedTuple):
     wilds: tuple[Tile, ...]
     kong_draw: bool = False
     tianhu: bool = False
-    rules: Rules = CLASSIC
+    rules: TianjinRules = CLASSIC
     counts: tuple[int, ...] = ()  # the concealed tiles and the draw, per kind (filled by prepare)
     packed: int = 0  # the same, 3 bits per kind 0..33 in one int (filled by prepare; 0: not known)
 
@@ -113,7 +113,7 @@ def prepare(
     *,
     kong_draw: bool = False,
     tianhu: bool = False,
-    rules: Rules = CLASSIC,
+    rules: TianjinRules = CLASSIC,
     indicator_visible: bool = True,
     expect_concealed: int | None = None,
 ) -> HandInput:
@@ -145,6 +145,8 @@ def prepare(
         packed += _ONE34[d]
     own = tuple(c)
     for m in ms:
+        if m.type is MeldType.CHI:
+            raise InvalidHand(f"meld {m} is a chi: there is no chi in Tianjin mahjong (R4)")
         if m.tile in wilds and m.type is not MeldType.CONCEALED_KONG:
             raise InvalidHand(
                 f"meld {m} is a {m.type.value} of the wild kind {m.tile} ({m.tile.chinese}); wilds cannot be ponged (R2)"
@@ -537,7 +539,7 @@ def score(
     *,
     kong_draw: bool = False,
     tianhu: bool = False,
-    rules: Rules = CLASSIC,
+    rules: TianjinRules = CLASSIC,
     indicator_visible: bool = True,
 ) -> ScoreResult:
     """Score a self-drawn hand (R5).
@@ -553,7 +555,7 @@ def score(
 
 
 def is_complete(hand: TilesLike, draw: TileLike, indicator: TileLike, melds: MeldsLike = (),
-                rules: Rules = CLASSIC) -> bool:
+                rules: TianjinRules = CLASSIC) -> bool:
     """Do the 14 tiles form 4 melds and a pair, wilds standing in (R5)?"""
     h = prepare(hand, draw, indicator, melds, rules=rules)
     c = core_of(h)
@@ -659,7 +661,7 @@ class Scorer:
 
     __slots__ = ("wilds", "wild_suit", "rules", "_suben", "_wa", "_wb", "_wc", "_masks", "is_complete")
 
-    def __init__(self, indicator: TileLike, rules: Rules = CLASSIC) -> None:
+    def __init__(self, indicator: TileLike, rules: TianjinRules = CLASSIC) -> None:
         ind = _tile(indicator, "indicator")
         self.wilds = wild_kinds(ind, rules.wild_kinds)
         self.wild_suit = self.wilds[0] // 9 if self.wilds[0] < 27 else -1

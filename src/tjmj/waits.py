@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .elements import Flag, combination_name
-from .rules import CLASSIC, Rules
+from .rules import CLASSIC, TianjinRules
 from .score import (
     HandInput,
     MeldsLike,
@@ -104,7 +104,7 @@ def waits(
     indicator: TileLike,
     melds: MeldsLike = (),
     *,
-    rules: Rules = CLASSIC,
+    rules: TianjinRules = CLASSIC,
     indicator_visible: bool = True,
 ) -> Waits:
     """Every draw that completes a 13-tile hand, with the fan it scores (R5)."""
@@ -208,7 +208,7 @@ def shanten(
     melds: MeldsLike = (),
     *,
     draw: TileLike | None = None,
-    rules: Rules = CLASSIC,
+    rules: TianjinRules = CLASSIC,
 ) -> int:
     """Tiles from ready: 0 = ready (听牌), −1 = complete (only with ``draw``, 14 tiles)."""
     return shanten_of(prepare(hand, draw, indicator, melds, rules=rules))

@@ -189,7 +189,12 @@ class Wall:
         return self._take(i)
 
     def can_replace(self) -> bool:
-        return any(not self.taken[i] for i in self.tail_order[self.tail_pos:])
+        # taken tiles never come back: skip them for good (a head draw may have eaten the tail)
+        order, taken, i = self.tail_order, self.taken, self.tail_pos
+        while i < len(order) and taken[order[i]]:
+            i += 1
+        self.tail_pos = i
+        return i < len(order)
 
     def draw_replacement(self) -> Tile:
         """A kong replacement draw (补牌) from the tail end, skipping the indicator (R3)."""

@@ -39,8 +39,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import orjson
 
-from ..game import Action
-from ..web.rooms import filter_event  # the web table's per-seat view of an event (no web stack imported)
+from ..game import Action, visible_event
 
 if TYPE_CHECKING:
     from ..game import Match
@@ -285,7 +284,7 @@ class ExternalBot:
             return []
         evs = self._match.events[self._sent:]
         self._sent = len(self._match.events)
-        return [filter_event(ev, self._seat) for ev in evs]
+        return [visible_event(ev, self._seat) for ev in evs]  # the engine decides what a seat may see
 
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         self.decisions += 1

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..game import Action
-from ..rules import CLASSIC
+from ..rules import CLASSIC, TianjinRules
 from ..score import Scorer
 from ..waits import used_table
 from .baseline import (
@@ -59,6 +59,7 @@ FRESH_COST = 0.08  # discarding a kind with at most one copy visible, when the w
 @lru_cache(maxsize=64)
 def _scorer(indicator: str, n_wilds: int) -> Scorer:
     rules = CLASSIC if n_wilds == CLASSIC.wild_kinds else CLASSIC.replace(wild_kinds=n_wilds)
+    assert isinstance(rules, TianjinRules)
     return Scorer(indicator, rules)
 
 

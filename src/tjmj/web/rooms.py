@@ -50,9 +50,11 @@ import orjson
 
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..elements import ELEMENT_BY_CODE
-from ..game import Action, IllegalAction, Match
+from ..game import Action, IllegalAction, Match, visible_event
 from ..meld import Meld, MeldType
-from ..rules import Rules
+from ..record import ReplayError as ResumeError
+from ..record import rebuild
+from ..rules import Rules, TianjinRules
 from ..tiles import TILE_TEXT, Tile
 from ..wall import SEATS
 from .errors import DatabaseLost, LeaseLost
@@ -68,7 +70,6 @@ __all__ = [
     "ResumeError",
     "Room",
     "StoreLike",
-    "filter_event",
     "frames",
     "hint",
     "rebuild",
@@ -153,10 +154,6 @@ class LobbyError(Exception):
         self.retry_after = retry_after
 
 
-class ResumeError(ValueError):
-    """Stored events that the engine does not reproduce."""
-
-
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -223,87 +220,6 @@ class Buckets:
 # ---- events and observations per viewer ---------------------------------------------------
 
 
-def filter_event(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """An event as ``seat`` may see it (None: a spectator): others' draws and dealt hands hidden."""
-    t = ev.get("type")
-    if t == "tsumo" and ev.get("actor") != seat:
-        return {**ev, "pai": None}
-    if t == "start_kyoku":
-        out = {k: v for k, v in ev.items() if k != "wall"}
-        out["tehais"] = [h if s == seat else None for s, h in enumerate(ev["tehais"])]
-        out["hand_sizes"] = [len(h) for h in ev["tehais"]]
-        return out
-    return ev
-
-
-def names_by_player(start: dict[str, Any]) -> list[str]:
-    """``start_game`` lists names by seat; :class:`Match` takes them by player (``seating[seat]``)."""
-    names, seating = start["names"], start["seating"]
-    out = [f"player{i}" for i in range(SEATS)]
-    for s, p in enumerate(seating):
-        out[p] = names[s]
-    return out
-
-
-def action_for(m: Match, nxt: dict[str, Any]) -> Action:
-    """The action a stored event implies for the seat the engine waits on (cf. tjmj.record.replay)."""
-    seat, phase, t = m.to_act, m.phase, nxt.get("type")
-    if phase in ("sit", "pull"):
-        if t != "start_kyoku":
-            raise ResumeError(f"the engine waits for a {phase} choice, the events have {t}")
-        if phase == "sit":
-            return Action("sit", None, 1 if nxt["sit"] else 0)
-        return Action("pull", None, int(nxt["pulls"][seat]))
-    if phase == "claim":
-        if t in ("pon", "daiminkan") and nxt.get("actor") == seat:
-            return Action("pon" if t == "pon" else "kong", Tile.parse(nxt["pai"]))
-        return Action("pass")
-    if nxt.get("actor") != seat:
-        raise ResumeError(f"it is seat {seat}'s turn, the events have {t} by {nxt.get('actor')}")
-    if t == "dahai":
-        return Action("discard", Tile.parse(nxt["pai"]))
-    if t == "ankan":
-        return Action("ankong", Tile.parse(nxt["consumed"][0]))
-    if t == "kakan":
-        return Action("added_kong", Tile.parse(nxt["pai"]))
-    if t == "hora":
-        return Action("win")
-    raise ResumeError(f"it is seat {seat}'s turn, the events have {t}")
-
-
-def rebuild(events: Sequence[dict[str, Any]],
-            on_step: Callable[[Match, Action | None, list[dict[str, Any]]], None] | None = None) -> Match:
-    """The match the stored events describe, driven by the actions they imply; every event the
-    engine emits must equal the stored one.  ``on_step(match, action, new_events)`` after each step
-    (first with ``action`` None for the opening events)."""
-    if not events or events[0].get("type") != "start_game":
-        raise ResumeError("the events do not open with start_game")
-    start = events[0]
-    try:
-        m = Match(Rules.from_dict(start["rules"]), seed=start["seed"], names=names_by_player(start))
-    except (KeyError, TypeError, ValueError) as e:
-        raise ResumeError(f"cannot start the match: {e}") from None
-    i = len(m.events)
-    if list(events[:i]) != m.events:
-        raise ResumeError("the engine's opening events differ from the stored ones")
-    if on_step:
-        on_step(m, None, list(m.events))
-    while i < len(events) and not m.is_over:
-        try:
-            action = action_for(m, events[i])
-            new = m.apply(m.to_act, action)
-        except (IllegalAction, KeyError, TypeError, ValueError, IndexError) as e:
-            raise ResumeError(f"event {i}: {e}") from None
-        if list(events[i : i + len(new)]) != new:
-            raise ResumeError(f"event {i}: the engine's events differ from the stored ones")
-        i += len(new)
-        if on_step:
-            on_step(m, action, new)
-    if i != len(events):
-        raise ResumeError(f"{len(events) - i} stored events after the end of the match")
-    return m
-
-
 def _meld_tiles(melds: Sequence[str]) -> list[tuple[int, int, bool]]:
     """(kind, size, claimed from a discard) of each meld text."""
     out = []
@@ -323,6 +239,9 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     """
     from ..advise import advise  # the waits tables are only needed when someone asks
 
+    rules = m.rules
+    if not isinstance(rules, TianjinRules):
+        return []
     obs = m.observation(seat)
     hand = [Tile.parse(t) for t in obs["hand"]]
     own_melds = obs["seats"][seat]["melds"]
@@ -348,7 +267,7 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     draw = Tile.parse(drawn) if drawn and Tile.parse(drawn) in rest else rest[-1]  # after a pon: any tile
     rest.remove(draw)
     xxg = bool(obs["seats"][seat].get("xiaoxianggong"))
-    a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=m.rules, xiaoxianggong=xxg)
+    a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=rules, xiaoxianggong=xxg)
     by_tile = {o.tile: o for o in a.discards}
     wilds = set(obs["wilds"])
     out = []
@@ -379,39 +298,13 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def snapshot(m: Match) -> dict[str, Any]:
-    """Everything about the match now, every hand included (for the replay of a stored match)."""
-    d: dict[str, Any] = {
-        "phase": m.phase, "to_act": m.to_act, "dealer": m.dealer, "hand_number": m.hand_number, "round": m.round,
-        "scores": list(m.scores), "sit": m.sit, "pulls": list(m.pulls),
-    }
-    if hasattr(m, "seats"):
-        d.update(
-            indicator=TILE_TEXT[m.indicator],
-            wilds=[TILE_TEXT[k] for k in m.wilds],
-            wall_left=m.wall.live_count,
-            dice=m.wall.dice.to_dict(),
-            drawn=TILE_TEXT[m.last_draw] if m.last_draw is not None and m.phase == "turn" else None,
-            seats=[
-                {
-                    "hand": [TILE_TEXT[t] for t in sorted(st.hand)],
-                    "melds": [str(md) for md in st.melds],
-                    "discards": [TILE_TEXT[t] for t in st.discards],
-                    "xiaoxianggong": st.xiaoxianggong,
-                }
-                for st in m.seats
-            ],
-        )
-    return d
-
-
 def frames(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One frame per step of a stored match: the events of that step and the whole state after it."""
     out: list[dict[str, Any]] = []
 
     def step(m: Match, action: Action | None, new: list[dict[str, Any]]) -> None:
         if new:
-            out.append({"events": new, "state": snapshot(m)})
+            out.append({"events": new, "state": m.full_view()})
 
     rebuild(events, step)
     return out
@@ -628,14 +521,7 @@ class Room:
         m = self.match
         assert m is not None
         seat = self.seat_of(player)
-        if seat is not None:
-            obs = m.observation(seat)
-        else:  # a spectator: public information only
-            obs = m.observation(0)
-            obs.pop("hand", None)
-            obs.pop("drawn", None)
-            obs["seat"] = None
-            obs["legal_actions"] = []
+        obs = m.observation(seat)  # the engine decides what a seat (None: a spectator) may see
         if self.saving or self.status != "playing":
             obs["legal_actions"] = []  # nothing can be decided until the hand is stored
         seated = [self.player_at(s) for s in range(SEATS)]
@@ -660,8 +546,9 @@ class Room:
             "saving": self.saving,
             "notice": self.notice,
             "ready": sorted(s for s in range(SEATS) if m.seating[s] in self.ready),
-            "rules": {"preset": self.rules.name.split("+")[0], "match_hands": self.rules.match_hands,
-                      "match_rounds": self.rules.match_rounds, "max_pull": self.rules.max_pull},
+            "rules": {"family": self.rules.family, "preset": self.rules.name.split("+")[0],
+                      "match_hands": self.rules.match_hands, "match_rounds": self.rules.match_rounds,
+                      "max_pull": getattr(self.rules, "max_pull", 0)},
         }
 
     def broadcast(self, make: Callable[[int | None], dict[str, Any] | None]) -> None:
@@ -699,8 +586,7 @@ class Room:
             seat = self.seat_of(conn.player)
             upto = self.shown  # while a hand is being stored its end is not shown yet
             start = max((i for i, e in enumerate(m.events[:upto]) if e["type"] == "start_kyoku"), default=0)
-            conn.send({"type": "events", "replay": True,
-                       "events": [filter_event(e, seat) for e in m.events[start:upto]]})
+            conn.send({"type": "events", "replay": True, "events": m.events_for(seat, start)[: upto - start]})
             state = self._states.get(conn.player) if self.saving else None
             conn.send(state if state is not None else self.state_for(conn.player))
             if self.last_settlement is not None and (self.pause_until is not None or self.status == "over"):
@@ -899,7 +785,7 @@ class Room:
             return
         self.shown = len(m.events)
         self._refresh_deadline(reset=True)
-        self.broadcast(lambda p: {"type": "events", "events": [filter_event(e, self.seat_of(p)) for e in new]})
+        self.broadcast(lambda p: {"type": "events", "events": [visible_event(e, self.seat_of(p)) for e in new]})
         self.broadcast_state()
         self.poke()
 
@@ -968,7 +854,7 @@ class Room:
         new = m.events[shown:]
         self.shown = len(m.events)
         self._refresh_deadline(reset=True)
-        self.broadcast(lambda p: {"type": "events", "events": [filter_event(e, self.seat_of(p)) for e in new]})
+        self.broadcast(lambda p: {"type": "events", "events": [visible_event(e, self.seat_of(p)) for e in new]})
         self.broadcast_state()
         self.broadcast(lambda p: settlement)
         if self.status == "over":
