@@ -11,7 +11,8 @@ The layout is worked out from RULES.md R3, independently of ``tjmj.wall``'s own 
   0–23), then 跳牌 on line stacks 24–26 (dealer: tops of 24 and 26; the next three seats: bottom
   of 24, top of 25, bottom of 25); the bottom of 26 is left over;
 * the indicator: 打混儿 (dice) the top of stack ``d`` counted from the tail (line stack ``68 − d``);
-  翻混儿 (flip) the leftover bottom of line stack 26;
+  翻混儿 (flip) the leftover bottom of line stack 26; Beijing's 混坯 (``wild_method="tail"``, B2)
+  the first replacement tile, the top of line stack 67, which stays in the wall and is drawn first;
 * head draws take the lowest free line tile; replacement draws take the tail: top then bottom of
   line stack 67, then 66, …, skipping the indicator.
 
@@ -76,11 +77,15 @@ class Layout:
             d = sum(dice.indicator)
             self.indicator = 2 * (STACKS - d)
             self.head_end = 2 * (STACKS - d)  # head draws stop before the indicator's stack
-        else:
+        elif wild_method == "flip":
             self.indicator = 2 * 26 + 1
+            self.head_end = 136
+        else:  # "tail": Beijing's 混坯 is the first replacement tile, and stays in the wall (B2)
+            self.indicator = 2 * (STACKS - 1)
             self.head_end = 136
         dealt = {p for h in hands for p in h}
         self.head = [p for p in range(self.head_end) if p not in dealt and p != self.indicator]
+        # replacement draws after the indicator (in tail mode the indicator itself is drawn first)
         self.tail = [2 * s + b for s in range(STACKS - 1, -1, -1) for b in (0, 1) if 2 * s + b != self.indicator]
 
     def to_ring(self, line: Sequence[int]) -> list[int]:
@@ -121,7 +126,8 @@ def script_wall(
     that seat does not hold yet (so no pair appears that the script did not ask for), never wild
     kinds (up to three from the indicator) nor kinds in ``avoid``.  ``draws``: the head draws in
     order (a string), or a mapping draw number (0 = the first head draw) → tile.  ``replacements``:
-    the kong replacement draws in order.  ``indicator``: the face-up wild indicator.  Everything
+    the kong replacement draws in order (in tail mode, Beijing's, those after the 混坯, which is the
+    first one).  ``indicator``: the face-up wild indicator.  Everything
     else is filled at random from the remaining tiles (``seed``).  ``park``: tiles put on the tail
     after the replacements (in dice mode the reserve, which head draws never reach), to keep stray
     copies of a kind away from the hands and the head draws.

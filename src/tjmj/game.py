@@ -494,6 +494,10 @@ class Match:
         self.melds_made = True
         self._draw(seat, replacement=True)
 
+    def _wall_left(self) -> int:
+        """Tiles still available to normal draws (R3, B1)."""
+        return self.wall.live_count
+
     def _can_draw(self, replacement: bool) -> bool:
         return self.wall.can_replace() if replacement else self.wall.can_draw()
 
@@ -662,7 +666,7 @@ class Match:
         if self.phase in _AT_TABLE:
             w = self.window
             self._table_fields(obs, seat)
-            obs["wall_left"] = self.wall.live_count
+            obs["wall_left"] = self._wall_left()
             if seat is not None:
                 obs["hand"] = [TILE_TEXT[t] for t in sorted(self.seats[seat].hand)]
                 obs["drawn"] = (TILE_TEXT[self.last_draw] if self.actor == seat and self.last_draw is not None

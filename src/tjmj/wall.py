@@ -77,7 +77,7 @@ class Wall:
     break_seat: int  # whose wall was broken
     break_stack: int  # ring stack where drawing starts
     indicator_index: int  # position of the face-up indicator in ``tiles``
-    wild_method: str
+    wild_method: str  # "dice" 打混儿, "flip" 翻混儿 (Tianjin R3), "tail" (Beijing's 混坯, B2: not taken out)
     taken: list[bool] = field(default_factory=lambda: [False] * 136)
     hands: list[list[Tile]] = field(default_factory=list)  # the dealt tiles, dealer first has 14
     head: int = 0  # lowest index that may still be free
@@ -114,17 +114,21 @@ class Wall:
             line.append(ring[2 * s + 1])
         w = cls(line, dice, dealer, roller, start, -1, wild_method)
         w._deal()
+        w.tail_order = [2 * s + b for s in range(STACKS - 1, -1, -1) for b in (0, 1)]
         if wild_method == "dice":
             assert dice.indicator is not None
             d = sum(dice.indicator)
             # from the tail, the last stack counting as 1: the top tile of stack d
             w.indicator_index = 2 * (STACKS - d)
             w.head_limit = 2 * (STACKS - d)  # the indicator's stack onward is the reserve
-        else:
+        elif wild_method == "flip":
             # 翻混儿: the single tile left without its partner by the 跳牌 (bottom of the 3rd stack)
             w.indicator_index = 2 * 26 + 1
+        else:  # "tail" (Beijing's 混坯, B2): the first replacement tile, face up but left in the wall
+            w.indicator_index = w.tail_order[0]
+            w._recount()
+            return w
         w.taken[w.indicator_index] = True
-        w.tail_order = [2 * s + b for s in range(STACKS - 1, -1, -1) for b in (0, 1)]
         w._recount()
         return w
 
@@ -175,7 +179,8 @@ class Wall:
 
     @property
     def remaining(self) -> int:
-        """Every tile not yet drawn, the reserve included (the face-up indicator excluded)."""
+        """Every tile not yet drawn, the reserve included (Tianjin's face-up indicator excluded; Beijing's
+        混坯 included: it stays in the wall)."""
         return sum(1 for t in self.taken if not t)
 
     def can_draw(self) -> bool:
