@@ -72,6 +72,14 @@ def test_b1_the_reserve_grows_by_a_stack_for_each_kong_after_the_first():
     assert m.wall.remaining == 16
 
 
+def test_b1_a_discard_kong_counts_for_the_reserve_too():
+    m = match(rules(), wall(0, {0: "9p", 1: "9p9p9p2222m"}))
+    play(m, "0 discard 9p", "1 kong 9p")
+    assert m.observation(1)["reserve"] == 14
+    play(m, "1 ankong 2m")
+    assert m.observation(1)["reserve"] == 16
+
+
 # ---- B2: the 混坯 and the wild --------------------------------------------------------------
 
 

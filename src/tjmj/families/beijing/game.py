@@ -64,7 +64,6 @@ class BeijingMatch(Match):
         self.wild: Tile | None = successor(self.indicator) if self.indicator is not None else None
         self.wilds = (self.wild,) if self.wild is not None else ()
         self.scorer = BeijingScorer(self.indicator, r)
-        self.kongs_made = 0
         self.first_discards: list[tuple[int, Tile]] = []  # the discards while nobody has claimed (烧庄)
         self.claims_made = False
         self.shaozhuang = 0  # rounds of four equal discards from the dealer on (B6)
@@ -83,8 +82,10 @@ class BeijingMatch(Match):
     # ---- the wall's reserve (B1) ----------------------------------------------------------
 
     def reserve(self) -> int:
-        """Tiles kept back from normal draws: 2 × (reserve_stacks + one per kong after the first)."""
-        return 2 * (self.rules.reserve_stacks + max(0, self.kongs_made - 1))
+        """Tiles kept back from normal draws: 2 × (reserve_stacks + one per kong after the first), every
+        kind of kong counted (a robbed one was never made)."""
+        kongs = sum(len(st.kongs) for st in self.seats)
+        return 2 * (self.rules.reserve_stacks + max(0, kongs - 1))
 
     def _wall_left(self) -> int:
         return max(0, self.wall.remaining - self.reserve())
@@ -182,10 +183,6 @@ class BeijingMatch(Match):
 
     def _ankan_fields(self, tile: Tile) -> dict[str, Any]:
         return {}
-
-    def _make_kong(self, seat: int, tile: Tile, kind: MeldType) -> None:
-        self.kongs_made += 1
-        super()._make_kong(seat, tile, kind)
 
     # ---- claims (B3) -------------------------------------------------------------------
 
