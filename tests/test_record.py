@@ -311,6 +311,9 @@ BAD_LINES = [
     ("[1, 2]", "expected one event"),
     ('{"kind": "dahai"}', "string field 'type'"),
     ('{"type": "riichi"}', "unknown event type 'riichi'"),
+    # Beijing's own events are not Tianjin's: a match is read with its family's schema
+    ('{"type": "shaozhuang", "actor": 0, "pai": "7m", "rounds": 1}',
+     "unknown event type 'shaozhuang' in a tianjin match; its types are start_game, start_kyoku, "),
     ('{"type": "dahai", "actor": 0, "tsumogiri": false, "wild": false}', "lacks the field 'pai'"),
     ('{"type": "dahai", "actor": "0", "pai": "5m", "tsumogiri": false, "wild": false}', "'actor' must be a JSON integer"),
     ('{"type": "dahai", "actor": true, "pai": "5m", "tsumogiri": false, "wild": false}', "'actor' must be a JSON integer"),
@@ -328,6 +331,19 @@ def test_read_names_the_bad_line(tmp_path: Path, line: str, message: str) -> Non
         list(read_records(path))
     assert e.value.line == 4
     assert str(e.value).startswith("line 4: ")
+
+
+def test_read_checks_the_family_of_start_game(tmp_path: Path) -> None:
+    """start_game.rules.family picks the schema; a family records do not know is refused on its line."""
+    events = play("classic8", 0)
+    assert events[0]["rules"]["family"] == "tianjin"
+    bad = copy.deepcopy(events[:3])
+    bad[0]["rules"]["family"] = "riichi"
+    path = tmp_path / "family.jsonl"
+    path.write_text("".join(json.dumps(ev) + "\n" for ev in bad), encoding="utf-8")
+    with pytest.raises(RecordError, match='^line 1: start_game names the rule family "riichi"; record families are '
+                                          "tianjin, beijing$"):
+        list(read_records(path))
 
 
 def test_read_requires_start_game_first(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""``tjmj replay FILE``: replay recorded matches against the engine (docs/records.md).
+"""``tjmj replay FILE``: replay recorded matches of any rule family against the engine (docs/records.md).
 
 Registered in :mod:`tjmj.cli` with ``main.add_command(replay)``.  Exit status: 0 when every
 match matches, 1 when any diverges, 2 when the file cannot be read (one ``Error: …`` line on
@@ -51,9 +51,10 @@ def _open(path: str) -> IO[Any]:
 def replay(file: str, show_moves: bool, as_json: bool, allow_incomplete: bool) -> None:
     """Replay every match in FILE (JSON lines, '-' for stdin) and check it against the engine.
 
-    Each match is re-created from its start_game (rules, seed) and driven by the recorded
-    actions; every event and payment must come out the same, every win re-scores the same
-    (R5) and every hand's payments sum to zero (R8).  A match whose record stops before the match
+    Each match is re-created from its start_game (rules, seed; Tianjin or Beijing, as its rules
+    say) and driven by the recorded actions; every event and payment must come out the same,
+    every win re-scores the same with its family's scorer (R5, B5) and every hand's payments sum
+    to zero with the family's reasons (R8, B6).  A match whose record stops before the match
     ends (cut off, or no end_game) is an "incomplete record": everything up to the cut is checked.
     Exit status 0: all match; 1: some match diverges (the first divergence is shown); 2: the file
     is unreadable; 3: none diverges but some record is incomplete (0 with --allow-incomplete).

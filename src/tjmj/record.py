@@ -31,13 +31,17 @@ from typing import IO, Any, BinaryIO
 import orjson
 
 from .game import Action, IllegalAction, Match
-from .rules import PRESETS, Rules, RulesError, TianjinRules
+from .rules import FAMILIES, PRESETS, BeijingRules, Rules, RulesError, TianjinRules
 from .score import score
 from .tiles import Tile, TileError, format_tiles, parse_tiles
 from .wall import Dice
 
 __all__ = [
+    "BEIJING_EVENT_FIELDS",
+    "DEFAULT_FAMILY",
     "EVENT_FIELDS",
+    "FAMILY_EVENT_FIELDS",
+    "FAMILY_PAYMENT_REASONS",
     "ReplayError",
     "action_for",
     "rebuild",
@@ -52,6 +56,7 @@ __all__ = [
     "check_hora",
     "iter_matches",
     "read_records",
+    "record_family",
     "replay",
     "show",
     "write_record",
@@ -61,9 +66,13 @@ SEAT_WINDS = ("E", "S", "W", "N")  # seats 0–3 (R3)
 _SEAT_CN = ("东", "南", "西", "北")
 _BLOCK = 1 << 16
 
-# Every event type with its required fields and their JSON types; ``read_records`` checks them so
-# that a malformed file is rejected with its line number instead of failing deep inside a replay.
+# Every event type with its required fields and their JSON types, per rule family; ``read_records``
+# checks each event against the schema of its match's family (``start_game.rules.family``; none:
+# Tianjin, records made before families existed), so that a malformed file is rejected with its line
+# number instead of failing deep inside a replay.  More fields than these are allowed.
 _INT, _STR, _BOOL, _LIST, _OBJ = "integer", "string", "boolean", "array", "object"
+_STR_OR_NULL = "string or null"
+# Tianjin's (docs/rules/RULES.md); the name is kept from before families (other modules use it)
 EVENT_FIELDS: dict[str, dict[str, str]] = {
     "start_game": {"names": _LIST, "seating": _LIST, "seed": _INT, "rules": _OBJ},
     "start_kyoku": {
@@ -85,8 +94,41 @@ EVENT_FIELDS: dict[str, dict[str, str]] = {
     "end_kyoku": {"payments": _LIST, "deltas": _LIST, "scores": _LIST},
     "end_game": {"scores": _LIST},
 }
-PAYMENT_REASONS = ("win", "kong", "chan", "penalty")  # R8: the kinds a settlement lists
-_PYTYPE: dict[str, type | tuple[type, ...]] = {_INT: int, _STR: str, _BOOL: bool, _LIST: list, _OBJ: dict}
+# Beijing's (docs/rules/BEIJING.md): no 坐庄/拉庄 and no 金杠; the 混坯 is null without wilds (B2);
+# chi (B3), 烧庄 (B6), and a win that may be on a discard or a robbed kong, worth a value (B5)
+BEIJING_EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "start_game": EVENT_FIELDS["start_game"],
+    "start_kyoku": {
+        "hand": _INT, "round": _INT, "dealer": _INT, "dice": _OBJ, "wall_break": _OBJ, "dora_marker": _STR_OR_NULL,
+        "wilds": _LIST, "upstairs": _BOOL, "scores": _LIST, "tehais": _LIST,
+    },
+    "tsumo": EVENT_FIELDS["tsumo"],
+    "dahai": EVENT_FIELDS["dahai"],
+    "chi": {"actor": _INT, "target": _INT, "pai": _STR, "consumed": _LIST},
+    "pon": EVENT_FIELDS["pon"],
+    "daiminkan": EVENT_FIELDS["daiminkan"],
+    "ankan": {"actor": _INT, "consumed": _LIST},
+    "kakan": EVENT_FIELDS["kakan"],
+    "shaozhuang": {"actor": _INT, "pai": _STR, "rounds": _INT},
+    "hora": {
+        "actor": _INT, "target": _INT, "pai": _STR, "hand": _LIST, "melds": _LIST, "value": _INT,
+        "elements": _LIST, "name": _STR, "self_drawn": _BOOL, "rob_kong": _BOOL, "kong_draw": _BOOL,
+        "last_tile": _BOOL, "hunyou": _BOOL,
+    },
+    "ryukyoku": EVENT_FIELDS["ryukyoku"],
+    "end_kyoku": EVENT_FIELDS["end_kyoku"],
+    "end_game": EVENT_FIELDS["end_game"],
+}
+# family name (``Rules.family``) -> event type -> required field -> JSON type
+FAMILY_EVENT_FIELDS: dict[str, dict[str, dict[str, str]]] = {"tianjin": EVENT_FIELDS, "beijing": BEIJING_EVENT_FIELDS}
+PAYMENT_REASONS = ("win", "kong", "chan", "penalty")  # R8: the kinds a Tianjin settlement lists
+# family -> the payment reasons its settlement lists (R8; B6: the win and 烧庄)
+FAMILY_PAYMENT_REASONS: dict[str, tuple[str, ...]] = {"tianjin": PAYMENT_REASONS, "beijing": ("win", "shaozhuang")}
+_SETTLEMENT_SECTION = {"tianjin": "R8", "beijing": "B6"}
+DEFAULT_FAMILY = "tianjin"  # a start_game whose rules name no family: a record made before families existed
+_PYTYPE: dict[str, type | tuple[type, ...]] = {
+    _INT: int, _STR: str, _BOOL: bool, _LIST: list, _OBJ: dict, _STR_OR_NULL: (str, type(None)),
+}
 
 
 class RecordError(ValueError):
@@ -96,6 +138,18 @@ class RecordError(ValueError):
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+
+
+def record_family(start: dict[str, Any]) -> str:
+    """The rule family of a match from its ``start_game`` event: ``rules.family``, Tianjin when the
+    rules name none (records made before families existed); a :class:`RecordError` (line 0) when
+    it is not a family records know (:data:`FAMILY_EVENT_FIELDS`)."""
+    rules = start.get("rules")
+    family = rules.get("family", DEFAULT_FAMILY) if isinstance(rules, dict) else DEFAULT_FAMILY
+    if not isinstance(family, str) or family not in FAMILY_EVENT_FIELDS:
+        raise RecordError(0, f"start_game names the rule family {_json_text(family)}; record families are "
+                             f"{', '.join(FAMILY_EVENT_FIELDS)}")
+    return family
 
 
 # ---- writing ------------------------------------------------------------------------------
@@ -282,6 +336,7 @@ def _json_text(value: Any, limit: int = 80) -> str:
 
 
 def _parse_line(raw: bytes, n: int) -> dict[str, Any]:
+    """One line as an event: a JSON object with a string ``type`` (its fields are checked later)."""
     try:
         ev = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -291,9 +346,16 @@ def _parse_line(raw: bytes, n: int) -> dict[str, Any]:
     t = ev.get("type")
     if not isinstance(t, str):
         raise RecordError(n, f"an event needs a string field 'type', got {_json_text(t)}")
-    spec = EVENT_FIELDS.get(t)
+    return ev
+
+
+def _check_fields(ev: dict[str, Any], n: int, family: str) -> None:
+    """The event's type is one of ``family``'s, with its required fields of the right JSON types."""
+    t = ev["type"]
+    schema = FAMILY_EVENT_FIELDS[family]
+    spec = schema.get(t)
     if spec is None:
-        raise RecordError(n, f"unknown event type {t!r}; types are {', '.join(EVENT_FIELDS)}")
+        raise RecordError(n, f"unknown event type {t!r} in a {family} match; its types are {', '.join(schema)}")
     for name, kind in spec.items():
         if name not in ev:
             raise RecordError(n, f"{t} event lacks the field {name!r}")
@@ -301,7 +363,6 @@ def _parse_line(raw: bytes, n: int) -> dict[str, Any]:
         ok = isinstance(v, _PYTYPE[kind]) and not (kind == _INT and isinstance(v, bool))
         if not ok:
             raise RecordError(n, f"{t} field {name!r} must be a JSON {kind}, got {_json_text(v)}")
-    return ev
 
 
 def iter_matches(source: str | os.PathLike[str] | IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
@@ -316,6 +377,7 @@ def iter_matches(source: str | os.PathLike[str] | IO[Any]) -> Iterator[tuple[lis
 def _iter_lines(f: IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
     events: list[dict[str, Any]] = []
     lines: list[int] = []
+    family = ""  # the current match's family, from its start_game
     for n, raw in enumerate(f, 1):
         if isinstance(raw, str):
             raw = raw.encode("utf-8")
@@ -323,11 +385,18 @@ def _iter_lines(f: IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
             continue  # blank lines (e.g. a trailing one) carry nothing
         ev = _parse_line(raw, n)
         if ev["type"] == "start_game":
+            _check_fields(ev, n, DEFAULT_FAMILY)  # start_game is the same in every family
+            try:
+                family = record_family(ev)
+            except RecordError as e:
+                raise RecordError(n, e.message) from None
             if events:
                 yield events, lines
             events, lines = [], []
         elif not events:
             raise RecordError(n, f"a match must open with start_game, found {ev['type']!r}")
+        else:
+            _check_fields(ev, n, family)
         events.append(ev)
         lines.append(n)
     if events:
@@ -337,8 +406,9 @@ def _iter_lines(f: IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
 def read_records(source: str | os.PathLike[str] | IO[Any]) -> Iterator[list[dict[str, Any]]]:
     """The matches of a record file (a path or an open file), one list of events each.
 
-    Each line is checked as it is read (JSON object, known ``type``, required fields of the right
-    JSON type, a match opening with ``start_game``); a bad line raises :class:`RecordError` naming it.
+    Each line is checked as it is read (JSON object, a match opening with ``start_game``, a ``type``
+    of the match's rule family with its required fields of the right JSON type,
+    :data:`FAMILY_EVENT_FIELDS`); a bad line raises :class:`RecordError` naming it.
     """
     for events, _ in iter_matches(source):
         yield events
@@ -360,7 +430,7 @@ def _brief(ev: dict[str, Any] | None) -> str:
     if t in ("tsumo", "dahai", "chan"):
         extra = " (replacement)" if ev.get("replacement") else ""
         return f"{t} by {who}: {ev.get('pai')}{extra}"
-    if t in ("pon", "daiminkan"):
+    if t in ("pon", "daiminkan", "chi"):
         return f"{t} by {who} of {ev.get('pai')} from {_seat(ev.get('target'))}"
     if t == "ankan":
         consumed = ev.get("consumed") or ["?"]
@@ -368,13 +438,16 @@ def _brief(ev: dict[str, Any] | None) -> str:
     if t == "kakan":
         return f"kakan by {who}: {ev.get('pai')}"
     if t == "hora":
-        return f"hora by {who} on {ev.get('pai')} ({ev.get('name')}, {ev.get('fan')} fan)"
+        worth = f"{ev.get('fan')} fan" if "fan" in ev else f"value {ev.get('value')}"
+        return f"hora by {who} on {ev.get('pai')} ({ev.get('name')}, {worth})"
+    if t == "shaozhuang":
+        return f"shaozhuang (烧庄) of {ev.get('pai')}, round {ev.get('rounds')}"
     if t == "start_kyoku":
         return f"start_kyoku of hand {ev.get('hand')}"
     return str(t)
 
 
-def _explain_mismatch(expected: dict[str, Any], got: dict[str, Any]) -> str:
+def _explain_mismatch(expected: dict[str, Any], got: dict[str, Any], family: str = DEFAULT_FAMILY) -> str:
     if expected.get("type") != got.get("type"):
         return f"the record has {_brief(expected)}, but the engine produced {_brief(got)}"
     diffs = [
@@ -384,7 +457,7 @@ def _explain_mismatch(expected: dict[str, Any], got: dict[str, Any]) -> str:
     ]
     text = f"the recorded {expected.get('type')} differs from the engine's in " + "; ".join(diffs)
     if expected.get("type") == "end_kyoku":
-        problem = check_end_kyoku(expected)
+        problem = check_end_kyoku(expected, family=family)
         if problem:
             text += f" (and the record is inconsistent in itself: {problem})"
     return text
@@ -470,10 +543,27 @@ class ReplayResult:
         }
 
 
-def check_hora(hora: dict[str, Any], indicator: str, rules: Rules) -> str | None:
-    """Re-score a recorded win with :func:`tjmj.score.score` (R5); a problem in words, or None."""
+def check_hora(hora: dict[str, Any], indicator: str | None, rules: Rules, *, dealer: int | None = None,
+               indicator_visible: bool = True) -> str | None:
+    """Re-score a recorded win with the family's scorer; a problem in words, or None.
+
+    Tianjin (R5): :func:`tjmj.score.score` of the hand, the winning tile, the indicator, the melds,
+    ``kong_draw`` and ``tianhu``; the win must be legal with the recorded ``fan``, ``elements`` and
+    ``name``.  Beijing (B5): :func:`tjmj.families.beijing.score.score_beijing` of the hand, the
+    winning tile, the melds, the 混坯 (``indicator``, None without wilds) and a
+    :class:`~tjmj.families.beijing.elements.WinContext` built from the event's flags
+    (``self_drawn``, ``rob_kong``, ``kong_draw``, ``last_tile``, ``hunyou``), ``dealer`` (the hand's
+    dealer: required) and the flat hands 混杠/天和/地和 of the recorded elements (they are declared
+    or situational, not shapes); the win must be legal with the recorded ``value``, ``elements`` and
+    ``name``.  ``indicator_visible``: the face-up 混坯 is still in the wall (no replacement draw yet
+    this hand, B2), so it counts as one of the four copies of its kind.
+    """
+    if isinstance(rules, BeijingRules):
+        return _check_beijing_hora(hora, indicator, rules, dealer, indicator_visible)
     if not isinstance(rules, TianjinRules):
-        raise TypeError(f"check_hora re-scores Tianjin wins; these rules are {rules.family}'s")
+        raise TypeError(f"check_hora re-scores Tianjin and Beijing wins; these rules are {rules.family}'s")
+    if indicator is None:
+        return "the winning hand cannot be scored: the hand has no indicator (R2)"
     try:
         r = score("".join(hora["hand"]), hora["pai"], indicator, hora["melds"], kong_draw=hora["kong_draw"],
                   tianhu=hora["tianhu"], rules=rules)
@@ -491,9 +581,49 @@ def check_hora(hora: dict[str, Any], indicator: str, rules: Rules) -> str | None
     return "re-scoring the win gives " + "; ".join(problems) if problems else None
 
 
-def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = None) -> str | None:
-    """R8: payments are transfers between seats summing to zero, ``deltas`` are their per-seat sums,
+_FLAT_FLAGS = {"HUNGANG": "hungang", "TIANHE": "tianhe", "DIHE": "dihe"}  # B5: declared or situational
+
+
+def _check_beijing_hora(hora: dict[str, Any], indicator: str | None, rules: BeijingRules, dealer: int | None,
+                        indicator_visible: bool) -> str | None:
+    from .families.beijing.elements import WinContext  # lazily: Tianjin records never load Beijing's scorer
+    from .families.beijing.score import score_beijing
+
+    if dealer is None:
+        raise TypeError("check_hora of a Beijing win needs the hand's dealer (dealer=start_kyoku.dealer)")
+    try:
+        actor, target, self_drawn = hora["actor"], hora["target"], hora["self_drawn"]
+        recorded = hora["elements"]
+        flats = {flag: True for code, flag in _FLAT_FLAGS.items() if code in recorded}
+        ctx = WinContext(self_drawn=self_drawn, dealer=actor == dealer, last_tile=hora["last_tile"],
+                         kong_draw=hora["kong_draw"], rob_kong=hora["rob_kong"], hunyou=hora["hunyou"], **flats)
+        if (target == actor) != bool(self_drawn):
+            return (f"the win is {'self-drawn' if self_drawn else 'not self-drawn'} but its target is "
+                    f"{'the winner' if target == actor else _seat(target)} (B3: target is the discarder or the "
+                    "robbed kong's declarer, the winner itself for a self-draw)")
+        r = score_beijing("".join(hora["hand"]), hora["pai"], melds=list(hora["melds"]), indicator=indicator,
+                          rules=rules, context=ctx, indicator_visible=indicator_visible)
+    except (TileError, KeyError, TypeError, ValueError) as e:  # InvalidBeijingHand and RulesError included
+        return f"the winning hand cannot be scored: {e}"
+    problems = []
+    if not r.win:
+        problems.append(f"it is not a win ({r.reason or 'incomplete'})")
+    if r.value != hora.get("value"):
+        problems.append(f"value {r.value}, recorded {hora.get('value')}")
+    if r.codes != recorded:
+        problems.append(f"elements {r.codes}, recorded {recorded}")
+    if r.name != hora.get("name"):
+        problems.append(f"name {r.name}, recorded {hora.get('name')}")
+    return "re-scoring the win gives " + "; ".join(problems) if problems else None
+
+
+def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = None, *,
+                    family: str = DEFAULT_FAMILY) -> str | None:
+    """R8 (B6 likewise): payments are transfers between seats summing to zero, each with a reason of
+    the family's (:data:`FAMILY_PAYMENT_REASONS`) and none of 0, ``deltas`` are their per-seat sums,
     ``scores`` are the scores before plus ``deltas``; a problem in words, or None."""
+    reasons = FAMILY_PAYMENT_REASONS.get(family, PAYMENT_REASONS)
+    section = _SETTLEMENT_SECTION.get(family, "R8")
     net = [0, 0, 0, 0]
     for i, p in enumerate(ev.get("payments") or []):
         try:
@@ -503,10 +633,11 @@ def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = No
                 raise ValueError
         except (KeyError, TypeError, ValueError):
             return f"payment {i} is not a positive transfer between two seats: {_json_text(p)}"
-        if reason not in PAYMENT_REASONS:
-            return f"payment {i} has the reason {_json_text(reason)}; reasons are {', '.join(PAYMENT_REASONS)} (R8)"
+        if reason not in reasons:
+            return (f"payment {i} has the reason {_json_text(reason)}; {family} reasons are {', '.join(reasons)} "
+                    f"({section})")
         if amount == 0:  # every kind alike: a 0 would be a payment that pays nothing
-            return f"payment {i} ({reason}) is 0, but a payment of 0 is not listed (R8): {_json_text(p)}"
+            return f"payment {i} ({reason}) is 0, but a payment of 0 is not listed ({section}): {_json_text(p)}"
         net[payer] -= amount
         net[payee] += amount
     deltas = ev.get("deltas")
@@ -516,6 +647,23 @@ def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = No
         return f"deltas {deltas} are not the per-seat sums of the payments {net}"
     if scores_before is not None and ev.get("scores") != [a + b for a, b in zip(scores_before, net)]:
         return f"scores {ev.get('scores')} are not the scores before {list(scores_before)} plus the deltas {net}"
+    return None
+
+
+def _flat_hand_problem(hora: dict[str, Any], hand: Sequence[dict[str, Any]], dealer: int) -> str | None:
+    """天和 / 地和 (B5) need the first turn of an untouched hand: ``hand`` is the hand's events from
+    its start_kyoku up to the win.  (混杠's four wilds are checked by the scorer.)"""
+    codes = hora.get("elements") or ()
+    actor = hora.get("actor")
+    before = hand[1:]
+    if "TIANHE" in codes and before:
+        return f"天和 (TIANHE) is the dealer's win on the dealt 14 tiles, but {_brief(before[0])} came first (B5)"
+    if "DIHE" in codes:
+        if any(e.get("type") in ("chi", "pon", "daiminkan", "ankan", "kakan") for e in before):
+            return "地和 (DIHE) comes before any claim or kong, but the hand has one (B5)"
+        own = [e.get("type") for e in before if e.get("actor") == actor]
+        if own != ["tsumo"] or actor == dealer:
+            return "地和 (DIHE) is a non-dealer's win on their first draw, before any discard of theirs (B5)"
     return None
 
 
@@ -533,6 +681,7 @@ _PHASE_WORDS = {
     "pull": "to choose its pulls (拉庄)",
     "turn": "to discard, kong or win",
     "claim": "to claim or pass the discard",
+    "rob": "to rob the kong (抢杠) or pass",
 }
 
 
@@ -641,11 +790,14 @@ def _scripted_walls(events: Sequence[dict[str, Any]]) -> list[tuple[list[int], D
 def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dice]] | None = None) -> ReplayResult:
     """Replay one match's record against the engine and report the first divergence, if any.
 
-    The match is re-created from ``start_game`` (rules, seed, names); every decision is taken from
-    the record: ``start_kyoku.sit``/``pulls`` for the choices the engine asks for (R7), ``dahai``,
-    ``ankan``, ``kakan``, ``hora`` on a turn, ``pon``/``daiminkan`` or else ``pass`` on a claim
-    (R4).  Every engine event must equal the recorded one; each ``hora`` is re-scored (R5) and each
-    ``end_kyoku`` checked for zero-sum payments and consistent deltas and scores (R8).
+    The match is re-created from ``start_game`` (rules, seed, names; its family is ``rules.family``);
+    every decision is taken from the record (:func:`action_for`): ``start_kyoku.sit``/``pulls`` for
+    the choices the engine asks for (Tianjin R7), ``dahai`` (混儿悠 when it says ``hunyou``),
+    ``ankan``, ``kakan``, ``hora`` (混杠 when its elements say ``HUNGANG``) on a turn,
+    ``pon``/``daiminkan``/``chi``/``hora`` or else ``pass`` in a claim or rob window (R4, B3).
+    Every engine event must equal the recorded one; each ``hora`` is re-scored by the family's
+    scorer (:func:`check_hora`: R5, B5) and each ``end_kyoku`` checked for zero-sum payments with
+    the family's reasons and consistent deltas and scores (:func:`check_end_kyoku`: R8, B6).
 
     A record that stops before the match is over (cut off mid-match, or without ``end_game``) is
     checked up to where it stops; if nothing diverges there, the result is ``incomplete``, not a
@@ -671,13 +823,19 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
         m = Match(rules, seed=start["seed"], names=_names_by_player(start), walls=walls)
     except (RulesError, KeyError, TypeError, ValueError, IndexError) as e:
         return diverge(0, "start", None, f"cannot start a match from this start_game: {e}")
+    if rules.family not in FAMILY_EVENT_FIELDS:
+        return diverge(0, "start", None, f"records of the {rules.family} family cannot be checked yet; record "
+                                         f"families are {', '.join(FAMILY_EVENT_FIELDS)}")
 
+    family = rules.family
     kyoku: dict[str, Any] | None = None
+    kyoku_at = 0  # the index of the hand's start_kyoku
+    replaced = False  # a replacement draw this hand: Beijing's face-up 混坯 has been drawn (B2)
     scores: list[int] | None = None  # after the last end_kyoku
 
     def compare(new: list[dict[str, Any]]) -> bool:
         """Check the engine's new events against the record; False once a divergence is set."""
-        nonlocal kyoku, scores
+        nonlocal kyoku, kyoku_at, replaced, scores
         for got in new:
             i = res.compared
             if i >= len(rec):
@@ -688,19 +846,24 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
             exp = rec[i]
             got = _as_recorded(got, exp)
             if got != exp:
-                diverge(i, "mismatch", got, _explain_mismatch(exp, got))
+                diverge(i, "mismatch", got, _explain_mismatch(exp, got, family))
                 return False
             t = got["type"]
             problem = None
             if t == "start_kyoku":
-                kyoku = got
+                kyoku, kyoku_at, replaced = got, i, False
+            elif t == "tsumo":
+                replaced = replaced or bool(got.get("replacement"))
             elif t == "hora":
                 assert kyoku is not None
-                problem = check_hora(got, kyoku["dora_marker"], rules)
+                problem = check_hora(got, kyoku["dora_marker"], rules, dealer=kyoku["dealer"],
+                                     indicator_visible=not replaced)
+                if problem is None and family == "beijing":
+                    problem = _flat_hand_problem(got, rec[kyoku_at:i], kyoku["dealer"])
                 res.wins += 1
             elif t == "end_kyoku":
                 assert kyoku is not None
-                problem = check_end_kyoku(got, kyoku["scores"])
+                problem = check_end_kyoku(got, kyoku["scores"], family=family)
                 scores = got["scores"]
                 res.payments += len(got["payments"])
             elif t == "end_game" and scores is not None and got["scores"] != scores:
@@ -748,11 +911,20 @@ def _tiles(names: Iterable[str]) -> str:
 
 
 def _rules_text(d: dict[str, Any]) -> str:
-    """The preset and the options that differ from it."""
-    preset = d.get("preset", "classic")
+    """The preset of the family and the options that differ from it; a family other than Tianjin
+    is named: ``beijing_a [北京麻将 Beijing mahjong] (base=2)``."""
+    raw = d.get("family")
+    family = raw if isinstance(raw, str) and raw in FAMILIES else None
+    preset = d.get("preset", FAMILIES[family].default_preset if family else "classic")
     base = PRESETS[preset].to_dict() if preset in PRESETS else {}
     diff = [f"{k}={_json_text(v)}" for k, v in d.items() if k != "preset" and base.get(k, ...) != v]
-    return preset + (f" ({', '.join(diff)})" if diff else "")
+    name = str(preset)
+    if family is not None and family != DEFAULT_FAMILY:
+        from .families import get as get_family
+
+        f = get_family(family)
+        name += f" [{f.chinese} {f.english}]"
+    return name + (f" ({', '.join(diff)})" if diff else "")
 
 
 def _signed(n: int) -> str:
@@ -764,9 +936,13 @@ def _scores(values: Sequence[int], signed: bool = False) -> str:
 
 
 def show(events: Sequence[dict[str, Any]]) -> list[str]:
-    """A readable move-by-move text of a match; ``[n]`` is the event's index (as replay reports it)."""
+    """A readable move-by-move text of a match; ``[n]`` is the event's index (as replay reports it).
+    Tianjin's and Beijing's own events read in their family's words (坐庄/拉庄, 铲, 金杠; chi,
+    点炮, 抢杠, 混儿悠, 混杠, 烧庄, 上楼)."""
     out: list[str] = []
     names = ["?"] * 4
+    family = DEFAULT_FAMILY
+    dealer = 0
     i = 0
     while i < len(events):
         ev = events[i]
@@ -775,16 +951,23 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
         who = _seat(ev.get("actor"))
         if t == "start_game":
             names = list(ev.get("names", names))
+            rules = ev.get("rules", {})
+            family = rules.get("family", DEFAULT_FAMILY) if isinstance(rules, dict) else DEFAULT_FAMILY
             seats = ", ".join(f"{SEAT_WINDS[s]} {_SEAT_CN[s]} {n}" for s, n in enumerate(names))
-            out.append(f"{tag} match: seed {ev.get('seed')}, rules {_rules_text(ev.get('rules', {}))}")
+            out.append(f"{tag} match: seed {ev.get('seed')}, rules {_rules_text(rules if isinstance(rules, dict) else {})}")
             out.append(f"    seats: {seats}")
         elif t == "start_kyoku":
-            d = ev["dealer"]
+            d = dealer = ev["dealer"]
             dice = ev.get("dice", {})
-            pulls = [f"{SEAT_WINDS[s]} ×{n}" for s, n in enumerate(ev.get("pulls", [])) if n]
+            head = f"{tag} hand {ev['hand'] + 1} (round {ev['round'] + 1}): dealer {SEAT_WINDS[d]} {names[d]}"
+            if "sit" in ev or "pulls" in ev:  # Tianjin's choices (R7)
+                pulls = [f"{SEAT_WINDS[s]} ×{n}" for s, n in enumerate(ev.get("pulls", [])) if n]
+                head += (f", {'sat (坐庄)' if ev.get('sit') else 'did not sit'}; "
+                         f"pulls (拉庄): {', '.join(pulls) or 'none'}")
+            if ev.get("upstairs"):
+                head += "; 上楼 (upstairs): every payment doubled after a drawn hand (B6)"
             out.append("")
-            out.append(f"{tag} hand {ev['hand'] + 1} (round {ev['round'] + 1}): dealer {SEAT_WINDS[d]} {names[d]}, "
-                       f"{'sat (坐庄)' if ev.get('sit') else 'did not sit'}; pulls (拉庄): {', '.join(pulls) or 'none'}")
+            out.append(head)
             first, second = dice.get("first", []), dice.get("second", [])
             line = (f"    dice: {SEAT_WINDS[d]} rolled {'+'.join(map(str, first))}, "
                     f"{_seat(dice.get('second_roller'))} rolled {'+'.join(map(str, second))}; "
@@ -792,8 +975,14 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
             if dice.get("indicator"):
                 line += f"; {SEAT_WINDS[(d + 2) % 4]} rolled {'+'.join(map(str, dice['indicator']))} for the indicator"
             out.append(line)
-            out.append(f"    indicator {ev.get('dora_marker')}, wilds (混儿) {' '.join(ev.get('wilds', []))}; "
-                       f"scores {_scores(ev.get('scores', [0] * 4))}")
+            wilds = " ".join(ev.get("wilds", []))
+            if family == "beijing":
+                marker = ev.get("dora_marker")
+                wild_text = (f"混坯 (indicator) {marker}, wild (混儿) {wilds}" if marker is not None
+                             else "no wilds (混儿)")
+            else:
+                wild_text = f"indicator {ev.get('dora_marker')}, wilds (混儿) {wilds}"
+            out.append(f"    {wild_text}; scores {_scores(ev.get('scores', [0] * 4))}")
             for s, hand in enumerate(ev.get("tehais", [])):
                 out.append(f"    {SEAT_WINDS[s]} dealt {_tiles(hand)}")
         elif t == "tsumo":
@@ -801,11 +990,14 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
             text = f"{tag} {who} draws {ev.get('pai')}" + (f" {src}" if src else "")
             nx = events[i + 1] if i + 1 < len(events) else None
             if nx is not None and nx.get("type") == "dahai" and nx.get("actor") == ev.get("actor"):
-                text += f", discards {_discard_text(nx)}"  # the usual draw-discard pair on one line
+                text += f", {_discard_text(nx, family)}"  # the usual draw-discard pair on one line
                 i += 1
             out.append(text)
         elif t == "dahai":
-            out.append(f"{tag} {who} discards {_discard_text(ev)}")
+            out.append(f"{tag} {who} {_discard_text(ev, family)}")
+        elif t == "chi":
+            seq = _tiles([str(ev.get("pai")), *ev.get("consumed", [])])
+            out.append(f"{tag} {who} chis {ev.get('pai')} from {_seat(ev.get('target'))} (吃): {seq}")
         elif t == "pon":
             out.append(f"{tag} {who} pons {ev.get('pai')} from {_seat(ev.get('target'))} (碰)")
         elif t == "daiminkan":
@@ -818,18 +1010,30 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
             out.append(f"{tag} {who} adds {ev.get('pai')} to the pon (加杠)")
         elif t == "chan":
             out.append(f"{tag} 铲: the dealer's first discard {ev.get('pai')} was followed by each other seat (R7)")
+        elif t == "shaozhuang":
+            rounds = ev.get("rounds")
+            again = f", round {rounds}" if rounds != 1 else ""
+            out.append(f"{tag} 烧庄{again}: the dealer {who}'s first discard {ev.get('pai')} was followed by each "
+                       "other seat; the dealer pays each other seat at the end of the hand unless it is drawn (B6)")
         elif t == "hora":
-            how = []
-            if ev.get("tianhu"):
-                how.append("天胡")
-            if ev.get("kong_draw"):
-                how.append("on a kong replacement")
+            if family == "beijing" or "value" in ev:
+                out.append(f"{tag} {who} WINS on {ev.get('pai')} ({_beijing_how(ev, dealer)}): {ev.get('name')}, "
+                           f"value {ev.get('value')} [{' '.join(ev.get('elements', []))}]")
+            else:
+                how = []
+                if ev.get("tianhu"):
+                    how.append("天胡")
+                if ev.get("kong_draw"):
+                    how.append("on a kong replacement")
+                out.append(f"{tag} {who} WINS on {ev.get('pai')}{' (' + ', '.join(how) + ')' if how else ''}: "
+                           f"{ev.get('name')}, {ev.get('fan')} fan [{' '.join(ev.get('elements', []))}]")
             melds = " ".join(ev.get("melds", []))
-            out.append(f"{tag} {who} WINS on {ev.get('pai')}{' (' + ', '.join(how) + ')' if how else ''}: "
-                       f"{ev.get('name')}, {ev.get('fan')} fan [{' '.join(ev.get('elements', []))}]")
             out.append(f"    hand {_tiles(ev.get('hand', []))} + {ev.get('pai')}" + (f"  melds {melds}" if melds else ""))
         elif t == "ryukyoku":
-            out.append(f"{tag} drawn hand: {ev.get('reason')} (荒牌)")
+            drawn = f"{tag} drawn hand: {ev.get('reason')} (荒牌)"
+            if family == "beijing":
+                drawn += "; no 烧庄 is paid (B6)"
+            out.append(drawn)
         elif t == "end_kyoku":
             pays = ev.get("payments", [])
             if pays:
@@ -851,10 +1055,43 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
     return out
 
 
-def _discard_text(ev: dict[str, Any]) -> str:
-    text = str(ev.get("pai"))
+def _beijing_how(ev: dict[str, Any], dealer: int) -> str:
+    """How a Beijing win came (B2, B3, B5): 点炮 from whom, 抢杠, 自摸 and its kinds, 混儿悠, 混杠."""
+    codes = ev.get("elements") or ()
+    target = _seat(ev.get("target"))
+    if ev.get("rob_kong"):
+        how = [f"robbing {target}'s kong (抢杠), {target} pays"]
+    elif not ev.get("self_drawn"):
+        how = [f"on {target}'s discard (点炮 by {target})"]
+    elif "HUNGANG" in codes:
+        how = ["混杠 declared: the four wilds"]
+    else:
+        how = ["self-drawn (自摸)"]
+    if ev.get("hunyou"):
+        how.append("混儿悠 succeeded")
+    if ev.get("kong_draw"):
+        how.append("on a kong replacement (杠上开花)")
+    if ev.get("last_tile"):
+        how.append("the last tile (海底)")
+    if "TIANHE" in codes:
+        how.append("天和")
+    if "DIHE" in codes:
+        how.append("地和")
+    if ev.get("actor") == dealer:
+        how.append("the dealer (庄)")
+    return ", ".join(how)
+
+
+def _discard_text(ev: dict[str, Any], family: str = DEFAULT_FAMILY) -> str:
+    """``discards 7m (the drawn tile)``; Beijing's 混儿悠 and wilds (B2, B3), Tianjin's 小相公 (R2)."""
+    text = f"discards {ev.get('pai')}"
+    if ev.get("hunyou"):
+        text = f"declares 混儿悠 (hunyou): discards {ev.get('pai')} and waits on any tile"
     if ev.get("tsumogiri"):
         text += " (the drawn tile)"
     if ev.get("wild"):
-        text += " — a wild: 小相公, no more wins this hand (R2)"
+        if family == "beijing":
+            text += " — a wild (混儿), discarded without penalty (B2)"
+        else:
+            text += " — a wild: 小相公, no more wins this hand (R2)"
     return text
