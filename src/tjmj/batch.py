@@ -24,12 +24,18 @@ from .rules import CLASSIC, PRESETS, Rules, RulesError, TianjinRules
 from .score import ScoreResult, _codes, prepare, score_input
 from .tiles import TILE_TEXT, TILES, Tile, TileError, parse_tiles
 
-__all__ = ["BATCH_KEYS", "batch_answer", "run_batch", "run_file", "console"]
+__all__ = ["BATCH_KEYS", "BEIJING_BATCH_KEYS", "BEIJING_FLAGS", "batch_answer", "beijing_answer", "beijing_context",
+           "run_batch", "run_file", "console"]
 
 # The batch input keys, in documentation order (docs/cli.md); anything else is an error.
 BATCH_KEYS = ("hand", "draw", "indicator", "melds", "kong_draw", "tianhu", "ruleset", "rules")
 _REQUIRED = ("hand", "draw", "indicator")
 _DEFAULT_PRESET = "classic"
+# A Beijing line ("ruleset": "beijing" or "beijing_a", docs/rules/BEIJING.md): its win situation
+# flags, then every key it may hold, in documentation order.
+BEIJING_FLAGS = ("win_on_discard", "dealer", "last_tile", "kong_draw", "rob_kong", "hunyou", "hungang", "tianhe",
+                 "dihe", "upstairs")
+BEIJING_BATCH_KEYS = ("hand", "draw", "indicator", "melds", *BEIJING_FLAGS, "ruleset", "rules")
 
 
 def _tiles(text: str, what: str) -> list[Tile]:
@@ -124,9 +130,20 @@ _MELDS: dict[tuple[object, object], Meld] = {
 def _batch_result(obj: object, cache: _RulesCache, arrangement: bool = True) -> dict[str, object]:
     if type(obj) is not dict:
         raise _Error(f"a line must be a JSON object, got {_JSON_TYPE.get(type(obj), 'a value')}")
+    custom = "ruleset" in obj or "rules" in obj
+    if custom:
+        ruleset = obj.get("ruleset")
+        preset = PRESETS.get(ruleset) if type(ruleset) is str else None
+        if preset is not None and preset.family != "tianjin":  # another family's line (a Tianjin one pays nothing)
+            return _other_family(obj, preset, cache, arrangement)
     if not _KEYS.issuperset(obj):
         unknown = [k for k in obj if k not in BATCH_KEYS]
-        raise _Error(f"unknown key(s) {', '.join(map(repr, unknown))}; the keys are {', '.join(BATCH_KEYS)}")
+        hint = ""
+        theirs = [k for k in unknown if k in BEIJING_BATCH_KEYS]
+        if theirs:
+            hint = (f" ({', '.join(map(repr, theirs))} {'is a key' if len(theirs) == 1 else 'are keys'} of Beijing lines: "
+                    "\"ruleset\": \"beijing\" or \"beijing_a\")")
+        raise _Error(f"unknown key(s) {', '.join(map(repr, unknown))}; the keys are {', '.join(BATCH_KEYS)}{hint}")
     if "hand" not in obj or "draw" not in obj or "indicator" not in obj:
         missing = [k for k in _REQUIRED if k not in obj]
         raise _Error(f"missing key(s) {', '.join(map(repr, missing))}; hand, draw and indicator are required")
@@ -166,17 +183,150 @@ def _batch_result(obj: object, cache: _RulesCache, arrangement: bool = True) -> 
     tianhu = obj.get("tianhu", False)
     if type(tianhu) is not bool:
         _field_bool(obj, "tianhu")
-    if "ruleset" in obj or "rules" in obj:
+    if custom:
         rules = cache.get(obj.get("ruleset", _DEFAULT_PRESET), obj.get("rules", _NO_OVERRIDES))
+        if not isinstance(rules, TianjinRules):  # pragma: no cover - other families are dispatched above
+            raise _Error(f"ruleset {rules.name!r} is not Tianjin's")
     else:
         rules = CLASSIC  # the usual line: no look-up needed
-    if not isinstance(rules, TianjinRules):
-        raise _Error(f"ruleset {rules.name!r} is not Tianjin's: this path scores Tianjin hands")
     h = prepare(hand, draw, indicator, melds, kong_draw=kong_draw, tianhu=tianhu, rules=rules)
     return _answer(score_input(h), arrangement)
 
 
 _NO_OVERRIDES: dict[str, object] = {}
+
+
+# --------------------------------------------------------------------------------------
+# Beijing lines (docs/rules/BEIJING.md): the scorer of tjmj.families.beijing, imported on the
+# first such line, so that a Tianjin batch neither loads it nor pays for the branch.
+# --------------------------------------------------------------------------------------
+
+_TIANJIN_ONLY = frozenset(BATCH_KEYS) - frozenset(BEIJING_BATCH_KEYS)
+_BEIJING_KEYS = frozenset(BEIJING_BATCH_KEYS)
+
+
+def _parse_melds(raw_melds: object) -> list[Meld]:
+    melds: list[Meld] = []
+    if raw_melds is None:
+        return melds
+    if type(raw_melds) is not list:
+        raise _Error(f"'melds' must be an array of {{\"type\": ..., \"tile\": ...}} objects, got {_show(raw_melds)}")
+    for i, m in enumerate(raw_melds):
+        meld = None
+        if type(m) is dict and len(m) == 2 and type(m.get("type")) is str and type(m.get("tile")) is str:
+            meld = _MELDS.get((m["type"], m["tile"]))
+        if meld is None:
+            try:
+                meld = Meld.from_dict(m)
+            except TileError as e:
+                raise _Error(f"melds[{i}]: {e}") from None
+        melds.append(meld)
+    return melds
+
+
+def beijing_context(flags: dict[str, bool], name: Any = None) -> Any:
+    """The :class:`~tjmj.families.beijing.elements.WinContext` of a Beijing win from the interface's
+    flags (``BEIJING_FLAGS`` but ``upstairs``; missing ones false), after rejecting situations that
+    cannot happen together; ``name(flag)`` spells a flag in the error (``--discard`` on the command
+    line).  Raises :class:`~tjmj.tiles.TileError` with one line naming both flags and the rule."""
+    from .families.beijing.elements import WinContext
+
+    def say(k: str) -> str:
+        return name(k) if name is not None else k
+
+    def clash(a: str, b: str, why: str) -> TileError:
+        return TileError(f"{say(a)} and {say(b)}: {why}")
+
+    f = {k: bool(flags.get(k, False)) for k in BEIJING_FLAGS}
+    discard, rob = f["win_on_discard"], f["rob_kong"]
+    if discard and rob:
+        raise clash("win_on_discard", "rob_kong", "a robbed kong's tile is not a discard (B3)")
+    other = "win_on_discard" if discard else "rob_kong" if rob else None
+    if other is not None:
+        for k, why in (("kong_draw", "杠上开花 is won on one's own replacement draw (B5)"),
+                       ("last_tile", "海底捞月 is the last tile a normal draw may take, self-drawn (B1, B5)"),
+                       ("hunyou", "the 混儿悠 win is the player's own next draw (B3)"),
+                       ("hungang", "混杠 is declared after one's own draw (B2)"),
+                       ("tianhe", "天和 is won on the dealer's 14 dealt tiles (B5)"),
+                       ("dihe", "地和 is won on a non-dealer's first draw (B5)")):
+            if f[k]:
+                raise clash(other, k, why)
+    if f["kong_draw"] and f["last_tile"]:
+        raise clash("kong_draw", "last_tile", "a replacement draw is not a normal draw, so not 海底 (B1, B5)")
+    flats = [k for k in ("hungang", "tianhe", "dihe") if f[k]]
+    if len(flats) > 1:
+        raise clash(flats[0], flats[1], "a win is one flat hand at most (B5)")
+    if f["tianhe"] and not f["dealer"]:
+        raise TileError(f"{say('tianhe')} (天和) is the dealer's win: it needs {say('dealer')} as well (B5)")
+    if f["dihe"] and f["dealer"]:
+        raise clash("dihe", "dealer", "地和 is a non-dealer's win; the dealer's is 天和 (B5)")
+    for k in ("tianhe", "dihe"):
+        if f[k] and f["kong_draw"]:
+            raise clash(k, "kong_draw", "it comes before any kong (B5)")
+    return WinContext(self_drawn=not (discard or rob), dealer=f["dealer"], last_tile=f["last_tile"],
+                      kong_draw=f["kong_draw"], rob_kong=rob, hunyou=f["hunyou"], hungang=f["hungang"],
+                      tianhe=f["tianhe"], dihe=f["dihe"])
+
+
+def beijing_answer(r: Any, arrangement: bool = True, upstairs: bool = False) -> dict[str, object]:
+    """A Beijing line's answer from a :class:`~tjmj.families.beijing.score.BeijingResult` (docs/cli.md):
+    ``complete``, ``win``, ``value``, ``elements`` (B5 codes), ``name``, ``reason`` when it does not
+    win, ``halved`` (version A, an open hand), ``payments`` when it wins, ``arrangement``."""
+    d: dict[str, object] = {"complete": r.complete, "win": r.win, "value": r.value, "elements": r.codes,
+                            "name": r.name}
+    if r.reason:
+        d["reason"] = r.reason
+    if r.halved:
+        d["halved"] = True
+    if r.win:
+        d["payments"] = r.payments(upstairs=upstairs)
+    if arrangement:
+        a = r.arrangement
+        d["arrangement"] = a.to_dict() if a is not None else None
+    return d
+
+
+def _other_family(obj: dict[str, Any], preset: Rules, cache: _RulesCache, arrangement: bool) -> dict[str, object]:
+    if preset.family != "beijing":  # pragma: no cover - every registered family has a branch
+        raise _Error(f"ruleset {preset.name!r} ({preset.family}) cannot be scored by this batch")
+    return _beijing_result(obj, cache, arrangement)
+
+
+def _beijing_result(obj: dict[str, Any], cache: _RulesCache, arrangement: bool) -> dict[str, object]:
+    from .families.beijing.score import prepare_beijing, score_input
+
+    ruleset = obj["ruleset"]
+    if not _BEIJING_KEYS.issuperset(obj):
+        tianjin = [k for k in obj if k in _TIANJIN_ONLY]
+        if tianjin:
+            raise _Error(f"key(s) {', '.join(map(repr, tianjin))} belong to Tianjin lines, not to ruleset "
+                         f"{ruleset!r} (Beijing's 天和 and 地和 are 'tianhe' and 'dihe'); the keys of a Beijing line "
+                         f"are {', '.join(BEIJING_BATCH_KEYS)}")
+        unknown = [k for k in obj if k not in _BEIJING_KEYS]
+        raise _Error(f"unknown key(s) {', '.join(map(repr, unknown))}; the keys of a Beijing line are "
+                     f"{', '.join(BEIJING_BATCH_KEYS)}")
+    if "hand" not in obj or "draw" not in obj:
+        missing = [k for k in ("hand", "draw") if k not in obj]
+        raise _Error(f"missing key(s) {', '.join(map(repr, missing))}; hand and draw are required")
+    rules = cache.get(ruleset, obj.get("rules", _NO_OVERRIDES))
+    hand = _tiles(_field_str(obj, "hand"), "hand")
+    draw = _one_tile(_field_str(obj, "draw"), "draw")
+    indicator = None
+    if rules.wilds:  # type: ignore[attr-defined]
+        if "indicator" not in obj:
+            raise _Error(f"missing key 'indicator': ruleset {rules.name!r} has a wild (B2); give the 混坯, the wild "
+                         "is its successor")
+        indicator = _one_tile(_field_str(obj, "indicator"), "indicator")
+    elif "indicator" in obj:
+        raise _Error(f"'indicator': ruleset {rules.name!r} has no wild (B2 option wilds false); leave it out")
+    melds = _parse_melds(obj.get("melds"))
+    flags = {k: _field_bool(obj, k) for k in BEIJING_FLAGS if k in obj}
+    ctx = beijing_context(flags)
+    upstairs = flags.get("upstairs", False)
+    if upstairs and not rules.upstairs:  # type: ignore[attr-defined]
+        raise _Error(f"'upstairs': 上楼 is off in ruleset {rules.name!r} (B6 option upstairs)")
+    h = prepare_beijing(hand, draw, melds=melds, indicator=indicator, rules=rules, context=ctx)  # type: ignore[arg-type]
+    return beijing_answer(score_input(h), arrangement, upstairs)
 # group -> its JSON: the same few thousand groups make up every arrangement
 _GROUP_JSON: dict[Group, orjson.Fragment] = {}
 

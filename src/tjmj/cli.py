@@ -2,30 +2,47 @@
 ``advise``, ``replay``, ``serve``, ``simulate`` and ``tournament`` in the ``cli_*`` modules, loaded lazily.
 
 A thin client of the library: it parses text, calls :mod:`tjmj.score`, :mod:`tjmj.waits` and
-:mod:`tjmj.rules`, and prints the answers; no rule is decided here.  Section numbers refer to
-docs/rules/RULES.md.  Rich is imported only by the human-readable paths so that the batch path
-(benchmarked, JSON only) starts and runs without it.
+:mod:`tjmj.rules` (Tianjin, docs/rules/RULES.md, sections R…) or :mod:`tjmj.families.beijing`
+(``--rules beijing|beijing_a``, docs/rules/BEIJING.md, sections B…), and prints the answers; no rule
+is decided here.  Rich is imported only by the human-readable paths so that the batch path
+(benchmarked, JSON only) starts and runs without it, and the Beijing modules only for Beijing rules.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from . import __version__
-from .batch import _DEFAULT_PRESET, BATCH_KEYS, BatchFileError, _one_tile, _tiles, batch_answer, run_batch, run_file
-from .cli_common import parse_overrides
+from .batch import (
+    _DEFAULT_PRESET,
+    BATCH_KEYS,
+    BEIJING_FLAGS,
+    BatchFileError,
+    _one_tile,
+    _tiles,
+    batch_answer,
+    beijing_answer,
+    beijing_context,
+    run_batch,
+    run_file,
+)
+from .cli_common import check_output_file, parse_overrides
 from .meld import Meld, MeldType, parse_melds
-from .rules import PRESETS, Rules, RulesError, TianjinRules
+from .rules import PRESETS, BeijingRules, Rules, RulesError, TianjinRules
 from .score import HandInput, ScoreResult, prepare, score_input
 from .tiles import Tile, TileError, format_tiles
 from .waits import Wait, Waits, waits_of
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from .families.beijing.advise import Wait as BeijingTurnWait
+    from .families.beijing.score import BeijingHand, BeijingResult
 
 __all__ = ["main", "batch_answer", "run_batch", "BATCH_KEYS"]
 
@@ -57,14 +74,16 @@ def _overrides(items: Iterable[str]) -> dict[str, Any]:
         raise InputError(f"--set {e}") from None
 
 
-def _rules(preset: str | None, sets: Iterable[str]) -> TianjinRules:
+def _rules(preset: str | None, sets: Iterable[str]) -> Rules:
+    """The preset (default classic) with the ``--set`` overrides: Tianjin's or Beijing's rules."""
     try:
-        rules = Rules.preset(preset or _DEFAULT_PRESET, **_overrides(sets))
+        return Rules.preset(preset or _DEFAULT_PRESET, **_overrides(sets))
     except RulesError as e:
         raise InputError(str(e)) from None
-    if not isinstance(rules, TianjinRules):
-        raise InputError(f"--rules {rules.name}: these commands score Tianjin hands")
-    return rules
+
+
+def _family(preset: str | None) -> str:
+    return PRESETS[preset or _DEFAULT_PRESET].family  # a click.Choice of PRESETS: always known
 
 
 def _prepare(
@@ -124,6 +143,10 @@ def _show_tiles(con: Console, h: HandInput, rules: Rules, *, draw_note: str = ""
     rows.append(("Indicator", f"{h.indicator} {h.indicator.chinese}"))
     rows.append(("Wilds", ", ".join(f"{w} {w.chinese}" for w in h.wilds) + "  (混儿, R2)"))
     rows.append(("Rules", _rules_label(rules)))
+    _print_rows(con, rows)
+
+
+def _print_rows(con: Console, rows: Iterable[tuple[str, str]]) -> None:
     for label, text in rows:
         con.print(f"[bold]{label:<10}[/bold] {_esc(text)}")
 
@@ -134,7 +157,8 @@ def _rules_label(rules: Rules) -> str:
     base = PRESETS.get(base_name)
     if base is None:
         return rules.name
-    changed = [f"{k}={json.dumps(getattr(rules, k))}" for k in Rules.describe() if getattr(base, k) != getattr(rules, k)]
+    changed = [f"{k}={json.dumps(getattr(rules, k))}" for k in type(rules).describe()
+               if getattr(base, k) != getattr(rules, k)]
     return base_name + (f" ({', '.join(changed)})" if changed else "")
 
 
@@ -240,6 +264,257 @@ def _allowed(spec: Any) -> tuple[str, object]:
 
 
 # --------------------------------------------------------------------------------------
+# Beijing (--rules beijing | beijing_a): docs/rules/BEIJING.md, the scorer of tjmj.families.beijing.
+# --------------------------------------------------------------------------------------
+
+# the command-line spelling of each situation flag (the batch keys of BEIJING_FLAGS)
+BEIJING_OPTIONS = {
+    "win_on_discard": "--discard", "dealer": "--dealer", "last_tile": "--last-tile", "kong_draw": "--kong-draw",
+    "rob_kong": "--rob-kong", "hunyou": "--hunyou", "hungang": "--hungang", "tianhe": "--tianhe", "dihe": "--dihe",
+    "upstairs": "--upstairs",
+}
+_FLAG_AT_START = re.compile(r"^(kong_draw|last_tile|rob_kong|hunyou|hungang|tianhe|dihe|dealer)\b")
+
+
+def _cli_message(e: Exception) -> str:
+    """The scorer's message with a leading flag name spelt as its option (``kong_draw`` → ``--kong-draw``)."""
+    return _FLAG_AT_START.sub(lambda m: BEIJING_OPTIONS[m.group(1)], str(e))
+
+
+def _beijing_indicator(indicator: str | None, rules: BeijingRules) -> Tile | None:
+    """The 混坯: required when the rules have a wild (B2), refused when they have none."""
+    if rules.wilds:
+        if indicator is None:
+            raise InputError(f"--indicator: rules {rules.name} have a wild (B2): give the 混坯 (the face-up "
+                             "indicator); the wild is its successor")
+        try:
+            return _one_tile(indicator, "--indicator")
+        except TileError as e:
+            raise InputError(str(e)) from None
+    if indicator is not None:
+        raise InputError(f"--indicator: rules {rules.name} have no wild (B2 option wilds false); leave it out")
+    return None
+
+
+def _prepare_beijing(
+    hand: str, draw: str | None, indicator: str | None, melds: Iterable[str], rules: BeijingRules,
+    flags: dict[str, bool],
+) -> BeijingHand:
+    from .families.beijing.score import prepare_beijing
+
+    ind = _beijing_indicator(indicator, rules)
+    try:
+        ctx = beijing_context(flags, BEIJING_OPTIONS.get)
+        if flags.get("upstairs") and not rules.upstairs:
+            raise TileError(f"--upstairs: 上楼 is off in rules {rules.name} (B6 option upstairs)")
+        return prepare_beijing(
+            _tiles(hand, "HAND"),
+            _one_tile(draw, "--draw") if draw is not None else None,
+            melds=_melds_text(melds),
+            indicator=ind,
+            rules=rules,
+            context=ctx,
+        )
+    except TileError as e:  # InvalidBeijingHand included
+        raise InputError(_cli_message(e)) from None
+
+
+def _situation(h: BeijingHand, upstairs: bool = False, *, waits: bool = False) -> str:
+    c = h.context
+    parts = ["dealer (庄家)" if c.dealer else "non-dealer"]
+    if not waits:
+        parts.append("robbing a kong (抢杠)" if c.rob_kong else "self-drawn (自摸)" if c.self_drawn
+                     else "won on a discard (点炮)")
+    for on, text in ((c.last_tile, "last tile (海底)"), (c.kong_draw, "kong replacement draw (杠上开花)"),
+                     (c.hunyou, "混儿悠's draw"), (c.hungang, "混杠 declared"), (c.tianhe, "天和"), (c.dihe, "地和"),
+                     (upstairs, "上楼 (payments doubled)")):
+        if on:
+            parts.append(text)
+    return ", ".join(parts)
+
+
+def _beijing_rows(h: BeijingHand, upstairs: bool = False, *, waits: bool = False) -> list[tuple[str, str]]:
+    """The tiles, the 混坯 and its wild, the situation and the rules; ``waits``: a 13-tile hand, or a
+    turn's 14 tiles to advise on (then the draw is not a win, and only the dealer matters)."""
+    hand = sorted(h.concealed)
+    rows = [("Hand", format_tiles(hand)), ("", _names(hand))]
+    if waits and h.draw is not None:
+        rows.append(("Draw", f"{h.draw} {h.draw.chinese}"))
+    elif h.draw is not None:
+        how = ("robbed from a kong" if h.context.rob_kong else "drawn" if h.context.self_drawn else "a discard")
+        rows.append(("Win tile", f"{h.draw} {h.draw.chinese}  ({how})"))
+    rows.append(("Melds", ", ".join(f"{m} {m.tile.chinese} ({m.type.chinese} {m.type.value})" for m in h.melds) or "–"))
+    if h.wild is not None and h.indicator is not None:
+        rows.append(("Indicator", f"{h.indicator} {h.indicator.chinese}  (混坯, B2)"))
+        rows.append(("Wild", f"{h.wild} {h.wild.chinese}  (混儿: its successor, B2)"))
+    else:
+        rows.append(("Wild", "none  (B2 option wilds false)"))
+    rows.append(("Situation", _situation(h, upstairs, waits=waits)))
+    rows.append(("Rules", _rules_label(h.rules)))
+    return rows
+
+
+def _dragon_groups(r: BeijingResult) -> set[int]:
+    """The three concealed sequences of the 一条龙 (B5), when the hand has one."""
+    if not r.flags & (_bj_bit("LONG") | _bj_bit("BENHUNLONG")) or r.arrangement is None:
+        return set()
+    out: dict[tuple[int, ...], int] = {}
+    for i, g in enumerate(r.arrangement.groups):
+        if g.kind == "sequence" and g.plays[0] % 9 in (0, 3, 6):
+            out.setdefault((g.plays[0] // 9, g.plays[0] % 9), i)
+    for suit in range(3):
+        idx = [out.get((suit, start)) for start in (0, 3, 6)]
+        if all(i is not None for i in idx):
+            return set(idx)  # type: ignore[arg-type]
+    return set()
+
+
+def _bj_bit(code: str) -> int:
+    from .families.beijing.elements import bit_of
+
+    return bit_of(code)
+
+
+def _value_sum(r: BeijingResult) -> str:
+    """How the value is reached (B5): the product of the multipliers, the sum of the fan, a flat hand."""
+    scoring = r.rules.scoring
+    es = r.elements
+    flat = [e.flat for e in es if e.flat is not None]
+    if flat:
+        raw, text = flat[0], f"{flat[0]} flat"
+    elif scoring == "multiply":
+        ms = [e.multiplier for e in es if e.multiplier is not None]
+        raw = 1
+        for m in ms:
+            raw *= m
+        text = " × ".join(["1", *map(str, ms)]) + (f" = {raw}" if ms else "")
+    else:
+        fans = [e.fan for e in es if e.fan is not None]
+        raw = sum(fans) or 1
+        text = (" + ".join(map(str, fans)) + (f" = {raw} fan" if len(fans) > 1 else " fan")) if fans else "1 fan"
+        if r.halved:
+            raw = (raw + 1) // 2
+            text += f", halved (not 门清), rounded up: {raw}"
+    if r.rules.cap and raw > r.value:
+        text += f", capped at {r.value}"
+    return text
+
+
+def _payments_text(pay: dict[str, int], rules: BeijingRules, upstairs: bool) -> str:
+    if "each" in pay:
+        text = f"each of the three others pays {pay['each']}"
+    elif "kong_declarer" in pay:
+        text = f"the kong's declarer pays {pay['kong_declarer']} (抢杠: all three shares)"
+    elif pay["others"]:
+        text = f"the discarder pays {pay['discarder']} (点炮 ×2), each other player {pay['others']}"
+    else:
+        text = f"the discarder pays {pay['discarder']} (包三家: three shares), the others 0"
+    notes = []
+    if rules.base != 1:
+        notes.append(f"base {rules.base}")
+    if upstairs:
+        notes.append("上楼 ×2")
+    return text + (f"  ({', '.join(notes)})" if notes else "")
+
+
+def _show_beijing_score(r: BeijingResult, upstairs: bool) -> None:
+    from rich.table import Table
+
+    con = _console()
+    h = r.hand
+    scoring = h.rules.scoring
+    _print_rows(con, _beijing_rows(h, upstairs))
+    con.print()
+    arr = r.arrangement
+    if arr is not None:
+        g_table = Table(title=f"Best arrangement ({'七对子, B4' if arr.shape == 'pairs' else 'B5'})",
+                        title_justify="left", show_edge=False, pad_edge=False)
+        for col in ("#", "group", "plays", "kind", "note"):
+            g_table.add_column(col, justify="right" if col == "#" else "left")
+        dragon = _dragon_groups(r)
+        for i, g in enumerate(arr.groups):
+            notes = []
+            if i in dragon:
+                notes.append("龙 dragon")
+            if g.winning is not None:
+                notes.append("winning tile")
+            g_table.add_row(str(i + 1), _esc(g), _esc(format_tiles(g.plays)), g.kind, ", ".join(notes))
+        con.print(g_table)
+        con.print("[dim]<t> the winning tile; w=k a wild w playing k; w* a wild playing itself[/dim]")
+        con.print()
+    if r.complete:
+        col = "multiplied" if scoring == "multiply" else "fan added"
+        e_table = Table(title=f"Elements (B5, {col})", title_justify="left", show_edge=False, pad_edge=False)
+        for c in ("code", "element", "English", "value"):
+            e_table.add_column(c)
+        for e in r.elements:
+            e_table.add_row(e.code, e.chinese, _esc(e.english), _esc(e.value_text(scoring)))
+        if not r.elements:
+            e_table.add_row("–", "推倒胡", "plain win", "1")
+        con.print(e_table)
+        con.print()
+        con.print(f"[bold]{_esc(r.name)}[/bold]  value {r.value}  ({_esc(_value_sum(r))})")
+    if r.win:
+        con.print("[bold green]WIN[/bold green]")
+        con.print(f"[bold]{'Payments':<10}[/bold] {_esc(_payments_text(r.payments(upstairs=upstairs), h.rules, upstairs))}")
+    else:
+        con.print(f"[bold red]not a win[/bold red]: {_esc(r.reason)}")
+
+
+def _show_beijing_waits(h: BeijingHand, ws: tuple[BeijingTurnWait, ...], shanten: tuple[int, int | None],
+                        hunyou: bool) -> None:
+    from rich.table import Table
+
+    con = _console()
+    _print_rows(con, _beijing_rows(h, waits=True))
+    con.print()
+    std, pairs = shanten
+    best = std if pairs is None else min(std, pairs)
+    shapes = f"standard {std}" + ("" if pairs is None else f", seven pairs {pairs}")
+    con.print(f"[bold]{'Shanten':<10}[/bold] {best}  (0 = ready, 听牌; {shapes})")
+    drawable = [w for w in ws if w.live > 0]
+    if not drawable:
+        why = "every completing tile is already visible" if best <= 0 else f"{best} useful draw(s) short"
+        con.print(f"[bold]{'Ready':<10}[/bold] no: {why}")
+        return
+    con.print(f"[bold]{'Ready':<10}[/bold] yes: {len(drawable)} winning kind(s) ({sum(w.live for w in drawable)} "
+              "live tile(s))")
+    if hunyou:
+        con.print(f"[bold]{'混儿悠':<7}[/bold] every drawable tile wins: a lone wild (B3)")
+    con.print()
+    has_kong = any(w.kong_draw is not None for w in drawable)
+    t = Table(show_edge=False, pad_edge=False)
+    for col in ("tile", "live", "value", "elements (self-drawn)", "on a discard"):
+        t.add_column(col, justify="right" if col in ("live", "value") else "left")
+    if has_kong:
+        t.add_column("as kong draw (杠上开花)")
+    for w in drawable:
+        d = w.discard
+        row = [f"{w.tile} {w.tile.chinese}", str(w.live), str(w.value), w.name,
+               str(d.value) if d.win else "no: claimed hand (B3)"]
+        if has_kong:
+            row.append(str(w.kong_draw.value) if w.kong_draw is not None else "")
+        t.add_row(*(_esc(c) for c in row))
+    con.print(t)
+
+
+def _write_beijing_svg(r: BeijingResult, path: str) -> None:
+    """The best arrangement when complete (a 龙's groups underlined), else the hand as held."""
+    from . import svg
+    from .elements import Arrangement
+
+    h = r.hand
+    arr = r.arrangement
+    if arr is not None:
+        dragon = sorted(_dragon_groups(r))
+        text = svg.arrangement(Arrangement(arr.groups, arr.winning_tile, (arr.wild,) if arr.wild is not None else (),
+                                           tuple(dragon) if len(dragon) == 3 else None))  # type: ignore[arg-type]
+    else:
+        text = svg.hand(h.concealed, h.draw, h.melds, wilds=(h.wild,) if h.wild is not None else ())
+    _write_text(text, path)
+
+
+# --------------------------------------------------------------------------------------
 # The commands.
 # --------------------------------------------------------------------------------------
 
@@ -251,12 +526,33 @@ def _rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
     f = click.option(
         "--rules", "preset", type=click.Choice(list(PRESETS)), default=None,
-        help="Rule preset (default classic; see `tjmj rules`).",
+        help="Rule preset (default classic; beijing, beijing_a: Beijing mahjong; see `tjmj rules`).",
     )(f)
     return f
 
 
-_MELD_HELP = "Exposed meld (repeatable): [777m] pon, [7777m] kong, [7777m+] added kong, (7777m) concealed kong."
+_MELD_HELP = ("Exposed meld (repeatable): [345m] chi (Beijing), [777m] pon, [7777m] kong, [7777m+] added kong, "
+              "(7777m) concealed kong.")
+
+
+def _beijing_flags(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The Beijing win situation (B3, B5, B6): the options of BEIJING_OPTIONS but --kong-draw."""
+    for opt, text in reversed((
+        ("--discard", "Beijing: won on another player's discard (点炮), not self-drawn."),
+        ("--dealer", "Beijing: the winner is the dealer (庄胡)."),
+        ("--last-tile", "Beijing: self-drawn on the last tile a normal draw may take (海底捞月)."),
+        ("--rob-kong", "Beijing: robbing another player's kong (抢杠)."),
+        ("--hunyou", "Beijing: the automatic win of a 混儿悠 draw (B3)."),
+        ("--hungang", "Beijing: 混杠 declared with all four wilds (B2)."),
+        ("--tianhe", "Beijing: 天和, the dealer's 14 dealt tiles (with --dealer)."),
+        ("--dihe", "Beijing: 地和, a non-dealer's first draw."),
+        ("--upstairs", "Beijing: the hand is played 上楼 (payments doubled, B6)."),
+    )):
+        f = click.option(opt, BEIJING_OPTIONS_VAR[opt], is_flag=True, help=text)(f)
+    return f
+
+
+BEIJING_OPTIONS_VAR = {opt: key for key, opt in BEIJING_OPTIONS.items()}
 
 
 # Commands that live in their own modules (each readable alone, like python-chess's), imported
@@ -288,16 +584,18 @@ class _Group(click.Group):
 def main() -> None:
     """Tianjin mahjong (天津麻将): the game in the browser, the hand calculator, self-play and tools.
 
-    Rules: docs/rules/RULES.md in the source tree; tiles in MPSZ or Chinese."""
+    Rules: docs/rules/RULES.md in the source tree (Beijing mahjong, --rules beijing|beijing_a:
+    docs/rules/BEIJING.md); tiles in MPSZ or Chinese."""
 
 
 @main.command()
 @click.argument("hand", nargs=-1)
-@click.option("--draw", "-d", metavar="TILE", help="The drawn (winning) tile.")
-@click.option("--indicator", "-i", metavar="TILE", help="The face-up wild indicator (R2).")
+@click.option("--draw", "-d", metavar="TILE", help="The drawn (winning) tile; Beijing: the tile won on.")
+@click.option("--indicator", "-i", metavar="TILE", help="The face-up wild indicator (R2; Beijing: the 混坯, B2).")
 @click.option("--meld", "-m", "melds", multiple=True, metavar="MELD", help=_MELD_HELP)
-@click.option("--kong-draw", is_flag=True, help="The draw is a kong replacement (杠开, R5.1).")
+@click.option("--kong-draw", is_flag=True, help="The draw is a kong replacement (杠开, R5.1; 杠上开花, B5).")
 @click.option("--tianhu", is_flag=True, help="天胡 (R5.5): the dealer's 14 dealt tiles; --draw is the 14th.")
+@_beijing_flags
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--batch", metavar="FILE", help="Score JSON lines from FILE ('-' for stdin); see docs/cli.md.")
@@ -306,18 +604,24 @@ def main() -> None:
 def score(
     hand: tuple[str, ...], draw: str | None, indicator: str | None, melds: tuple[str, ...], kong_draw: bool,
     tianhu: bool, preset: str | None, sets: tuple[str, ...], as_json: bool, batch: str | None,
-    no_arrangement: bool, svg_path: str | None,
+    no_arrangement: bool, svg_path: str | None, **situation: bool,
 ) -> None:
-    """Score a self-drawn hand (R5): HAND is the 13-tile-equivalent concealed hand before the draw.
+    """Score a hand: HAND is the 13-tile-equivalent concealed hand before the winning tile.
+
+    Tianjin (R5): a self-drawn hand.  Beijing (--rules beijing|beijing_a, B5): self-drawn unless
+    --discard or --rob-kong; the value, its elements and the payments (B6).
 
     \b
     tjmj score 1p1p1p2p3p456p789p66z --draw 5m --indicator 1p
     tjmj score 123m678p3s4p22z -d 2s -i 4p --meld "[9999p]" --kong-draw
+    tjmj score 123m46m789m123p55s -d 5m -i 1z --rules beijing
     tjmj score --batch hands.jsonl
     """
+    situation["kong_draw"] = kong_draw
     if batch is not None:
         given = [name for name, v in (("HAND", hand), ("--draw", draw), ("--indicator", indicator),
                                       ("--meld", melds), ("--kong-draw", kong_draw), ("--tianhu", tianhu),
+                                      *((BEIJING_OPTIONS[k], situation[k]) for k in BEIJING_FLAGS if k != "kong_draw"),
                                       ("--rules", preset), ("--set", sets), ("--svg", svg_path)) if v]
         if given:
             raise click.UsageError(f"--batch takes every input from its JSON lines; it cannot be combined with "
@@ -333,9 +637,15 @@ def score(
         raise click.UsageError("give a HAND to score, or --batch FILE")
     if draw is None:
         raise click.UsageError("Missing option '--draw' (the drawn tile).")
+    if _family(preset) == "beijing":
+        if tianhu:
+            raise InputError("--tianhu is Tianjin's 天胡 (R5.5); Beijing's are --tianhe (the dealer) and --dihe (B5)")
+        _score_beijing(" ".join(hand), draw, indicator, melds, preset, sets, situation, as_json, svg_path)
+        return
+    _no_beijing_flags(situation, "Tianjin hands are scored self-drawn (R5)")
     if indicator is None:
         raise click.UsageError("Missing option '--indicator' (the face-up wild indicator).")
-    rules = _rules(preset, sets)
+    rules = _tianjin_rules(preset, sets)
     h = _prepare(" ".join(hand), draw, indicator, melds, rules, kong_draw=kong_draw, tianhu=tianhu)
     r = score_input(h)
     if as_json:
@@ -346,6 +656,44 @@ def score(
         _write_svg(r, svg_path)
 
 
+def _tianjin_rules(preset: str | None, sets: Iterable[str]) -> TianjinRules:
+    rules = _rules(preset, sets)
+    assert isinstance(rules, TianjinRules)  # the preset's family was checked first
+    return rules
+
+
+def _beijing_rules(preset: str | None, sets: Iterable[str]) -> BeijingRules:
+    rules = _rules(preset, sets)
+    assert isinstance(rules, BeijingRules)
+    return rules
+
+
+def _no_beijing_flags(situation: dict[str, bool], why: str) -> None:
+    given = [BEIJING_OPTIONS[k] for k in BEIJING_FLAGS if k != "kong_draw" and situation.get(k)]
+    if given:
+        raise InputError(f"{', '.join(given)}: {'a Beijing option' if len(given) == 1 else 'Beijing options'} "
+                         f"(--rules beijing or beijing_a); {why}")
+
+
+def _score_beijing(
+    hand: str, draw: str, indicator: str | None, melds: Iterable[str], preset: str | None, sets: Iterable[str],
+    situation: dict[str, bool], as_json: bool, svg_path: str | None,
+) -> None:
+    from .families.beijing.score import score_input as score_beijing_input
+
+    check_output_file(svg_path, "--svg")  # before any work: one error line, nothing printed
+    rules = _beijing_rules(preset, sets)
+    h = _prepare_beijing(hand, draw, indicator, melds, rules, situation)
+    r = score_beijing_input(h)
+    upstairs = situation.get("upstairs", False)
+    if as_json:
+        click.echo(_json_line(beijing_answer(r, True, upstairs)))
+    else:
+        _show_beijing_score(r, upstairs)
+    if svg_path:
+        _write_beijing_svg(r, svg_path)
+
+
 def _write_svg(r: ScoreResult, path: str) -> None:
     """The best arrangement when the hand is complete, else the hand as held (tjmj.svg)."""
     from . import svg
@@ -353,6 +701,10 @@ def _write_svg(r: ScoreResult, path: str) -> None:
     h = r.hand
     arr = r.arrangement
     text = svg.arrangement(arr) if arr is not None else svg.hand(h.concealed, h.draw, h.melds, wilds=h.wilds)
+    _write_text(text, path)
+
+
+def _write_text(text: str, path: str) -> None:
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
@@ -362,20 +714,31 @@ def _write_svg(r: ScoreResult, path: str) -> None:
 
 @main.command()
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--indicator", "-i", metavar="TILE", required=True, help="The face-up wild indicator (R2).")
+@click.option("--indicator", "-i", metavar="TILE", help="The face-up wild indicator (R2; Beijing: the 混坯, B2).")
 @click.option("--meld", "-m", "melds", multiple=True, metavar="MELD", help=_MELD_HELP)
+@click.option("--dealer", is_flag=True, help="Beijing: the player is the dealer (庄胡 doubles each value).")
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the waits as one JSON object.")
 def waits(
-    hand: tuple[str, ...], indicator: str, melds: tuple[str, ...], preset: str | None, sets: tuple[str, ...],
-    as_json: bool,
+    hand: tuple[str, ...], indicator: str | None, melds: tuple[str, ...], dealer: bool, preset: str | None,
+    sets: tuple[str, ...], as_json: bool,
 ) -> None:
-    """Show what a 13-tile-equivalent HAND waits on: every completing draw with its fan (R5).
+    """Show what a 13-tile-equivalent HAND waits on: every completing draw with its fan (R5), or
+    with Beijing rules every winning tile with its value self-drawn and on a discard (B5).
 
     \b
     tjmj waits 123m678p999p234s4p --indicator 4p
+    tjmj waits 123m46m789m123p55s --indicator 1z --rules beijing
     """
-    rules = _rules(preset, sets)
+    if _family(preset) == "beijing":
+        _waits_beijing(" ".join(hand), indicator, melds, dealer, preset, sets, as_json)
+        return
+    if dealer:
+        raise InputError("--dealer: a Beijing option (--rules beijing or beijing_a); Tianjin's fan does not depend "
+                         "on the dealer (R5)")
+    if indicator is None:
+        raise click.UsageError("Missing option '--indicator' (the face-up wild indicator).")
+    rules = _tianjin_rules(preset, sets)
     h = _prepare(" ".join(hand), None, indicator, melds, rules)
     ws = waits_of(h)
     if as_json:
@@ -384,25 +747,61 @@ def waits(
         _show_waits(h, ws)
 
 
+def _waits_beijing(
+    hand: str, indicator: str | None, melds: Iterable[str], dealer: bool, preset: str | None,
+    sets: Iterable[str], as_json: bool,
+) -> None:
+    from .families.beijing.advise import ready_waits, shanten_counts
+
+    rules = _beijing_rules(preset, sets)
+    h = _prepare_beijing(hand, None, indicator, melds, rules, {"dealer": dealer})
+    ws = ready_waits(h)
+    std, pairs = shanten_counts(h.counts, h.wild, len(h.melds))
+    best = std if pairs is None else min(std, pairs)
+    hunyou = h.wild is not None and _hunyou_ready(h)
+    if as_json:
+        click.echo(_json_line({"ready": any(w.live > 0 for w in ws), "shanten": best, "shanten_standard": std,
+                               "shanten_pairs": pairs, "hunyou": hunyou,
+                               "waits": [w.to_dict() for w in ws if w.live > 0]}))
+    else:
+        _show_beijing_waits(h, ws, (std, pairs), hunyou)
+
+
+def _hunyou_ready(h: BeijingHand) -> bool:
+    """混儿悠 readiness (B3): the 13 tiles win on any draw, a wild standing alone."""
+    from .families.beijing.score import scorer_for
+
+    return scorer_for(h.indicator, h.rules).hunyou_ready(h.counts, len(h.melds))
+
+
 @main.command("rules")
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the options as one JSON object.")
 def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
-    """List every rule option: its value in the preset, allowed values and RULES.md section."""
+    """List every rule option: its value in the preset, allowed values and rules section (R… for
+    Tianjin, B… for Beijing); without --rules, the default preset classic, then the families."""
+    from .families import all_families, get
+
     rules = _rules(preset, sets)
-    desc = Rules.describe()
+    desc = type(rules).describe()
     if as_json:
         options = {}
         for name, (spec, section, text) in desc.items():
             options[name] = {"value": getattr(rules, name), "allowed": _allowed(spec)[1], "section": section,
                              "description": text}
-        click.echo(_json_line({"preset": rules.name.split("+")[0], "options": options}))
+        click.echo(_json_line({"preset": rules.name.split("+")[0], "options": options, "family": rules.family}))
         return
+    page = get(rules.family).rules_page.rsplit("/", 1)[-1]
     # one block per option rather than a table: the descriptions stay readable at 80 columns
     con = _console()
-    con.print(f"[bold]Rule options — {_esc(_rules_label(rules))}[/bold]  (option = value, RULES.md section, allowed)")
+    con.print(f"[bold]Rule options — {_esc(_rules_label(rules))}[/bold]  (option = value, {page} section, allowed)")
     for name, (spec, section, text) in desc.items():
         head = f"{name} = {json.dumps(getattr(rules, name))}"
         con.print(f"{_esc(head):<30} {section:<5} {_esc(_allowed(spec)[0])}")
         con.print(f"    [dim]{_esc(text)}[/dim]")
+    if preset is None:
+        con.print()
+        con.print("[bold]Rule families[/bold]  (`tjmj rules --rules PRESET` lists a preset's options)")
+        for fam in all_families():
+            con.print(f"{fam.name:<8} {fam.chinese}  presets {', '.join(fam.presets)}  ({fam.rules_page})")
 
