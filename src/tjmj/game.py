@@ -652,10 +652,13 @@ class Match:
     def observation(self, seat: int | None) -> dict[str, Any]:
         """Only what ``seat`` may see: its own concealed tiles, never another's or the wall order.
         ``None``: a spectator (public information only, no legal actions)."""
+        # in a claim or rob window, who is being asked tells something of their hand (a pair, a
+        # sequence, a winning hand): a seat learns only whether it is asked itself (B3)
+        in_window = self.window is not None and seat != self.actor
         obs: dict[str, Any] = {
             "seat": seat,
             "phase": self.phase,
-            "to_act": self.to_act,
+            "to_act": None if in_window else self.to_act,
             "dealer": self.dealer,
             "hand_number": self.hand_number,
             "round": self.round,
@@ -672,7 +675,8 @@ class Match:
                 obs["drawn"] = (TILE_TEXT[self.last_draw] if self.actor == seat and self.last_draw is not None
                                 and self.phase == "turn" else None)
             obs["claimable"] = TILE_TEXT[self.pending[1]] if self.pending is not None else None
-            obs["window"] = ({"kind": w.kind, "tile": TILE_TEXT[w.tile], "from": w.source, "waiting": w.waiting()}
+            obs["window"] = ({"kind": w.kind, "tile": TILE_TEXT[w.tile], "from": w.source,
+                              "waiting": [s for s in w.waiting() if s == seat]}
                              if w is not None else None)
             seats = obs["seats"] = [
                 {
