@@ -2,7 +2,10 @@
 
 A person opens the lobby, creates a one-hand room against bots, plays the hand by clicking until
 the settlement appears, opens its replay; two people share a room from two browser contexts.
-These tests never skip: `./test` installs the browser (CI runs it with CI=true).
+Beijing (issue 10): a newcomer picks Beijing for a quick game and plays to the settlement; a
+scripted Beijing hand (the app's ``match_factory`` and ``bot_factory`` test hooks) is played with a
+chi and a win on a discard.  These tests never skip: `./test` installs the browser (CI runs it
+with CI=true).
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from tests.test_beijing_web import Scripted, plan_bots
 from tjmj.web.app import create_app
 from tjmj.web.store import Store
 
@@ -32,8 +37,8 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(store: Store, port: int) -> tuple[uvicorn.Server, threading.Thread]:
-    app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(200, 100.0))
+def _start(store: Store, port: int, **hooks: Any) -> tuple[uvicorn.Server, threading.Thread]:
+    app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(200, 100.0), **hooks)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -216,3 +221,135 @@ def test_a_restart_mid_match_resumes_it(browser: Browser, tmp_path: Path) -> Non
         page.close()
         _stop(srv2, thread2)
         store2.close()
+
+
+# ---- Beijing -------------------------------------------------------------------------------------
+
+
+def test_a_newcomer_picks_beijing_for_a_quick_game(server: str, browser: Browser, tmp_path: Path) -> None:
+    """The lobby's quick game offers the family: Beijing's table shows the 混坯 and its wild, the
+    reserve line, no 坐庄/拉庄; the hand is played to its settlement."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = _watch_console(page)
+    page.goto(server + "/?lang=zh")
+    page.fill("#name", "新手")
+    page.select_option("#quick_family", "beijing")
+    page.click("#quick")
+    page.wait_for_url("**/table/**")
+    expect(page.locator("#handinfo")).to_contain_text("北京麻将", timeout=15_000)
+    expect(page.locator("#center .indicator")).to_contain_text("混坯")
+    expect(page.locator("#center .indicator img.wild")).to_have_count(1)  # one wild kind (B2)
+    expect(page.locator("#center")).to_contain_text("离荒牌还有")
+    assert page.locator(".mark.sit, .mark.pull").count() == 0
+    _not_blank(page, tmp_path / "beijing-table.png")
+    _play_until_settlement(page)
+    modal = page.locator("#modal")
+    expect(modal).to_contain_text("结算")
+    if page.locator("#modal .formula-line").count():  # a win: the value is explained, each payment too
+        assert "=" in page.locator("#modal .formula-line").inner_text()
+        expect(page.locator("#modal td.why").first).to_contain_text("点数")
+    _not_blank(page, tmp_path / "beijing-settlement.png")
+    assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+    page.close()
+
+
+# The person sits West; the bots (PlanBot: they discard what they draw, never claim) hold only
+# bamboo and honours.  South draws 4m and discards it: the person may chi it three ways; after the
+# chi 345m and the discard of 2m, North draws 6m and discards it: the person's single wait.
+E2E_HANDS = {
+    0: "1s1s2s2s3s3s4s4s5s5s6s6s7s7s",  # East, the dealer: its first discard is its lowest, 1s
+    1: "8s8s9s9s1z1z2z2z3z3z4z4z5z",
+    2: "2356m123p456p789p",
+    3: "1s2s3s4s5s6s7s8s9s5z6z6z6z",
+}
+
+
+def test_beijing_from_the_lobby_a_chi_and_a_win_on_a_discard(browser: Browser, tmp_path: Path) -> None:
+    """Version A (beijing_a: a claimed hand may win on a discard): chi buttons show the sequences,
+    the 和 button appears in the claim window, and the settlement explains the halved value and the
+    discarder's payment for all three (包三家)."""
+    store = Store(f"sqlite:///{tmp_path / 'beijing.sqlite3'}")
+    port = _free_port()
+    srv, thread = _start(store, port, match_factory=Scripted({0: 2}, E2E_HANDS, draws="4m6m"), bot_factory=plan_bots)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = _watch_console(page)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?lang=zh")
+        page.fill("#name", "京")
+        page.select_option("#family", "beijing")
+        page.select_option("#preset", "beijing_a")
+        page.select_option("#match_hands", "1")
+        page.click("#create button[type=submit]")
+        page.wait_for_url("**/table/**")
+        expect(page.locator(".rulesline")).to_contain_text("北京麻将 · beijing_a")
+        page.locator("button.primary.big").click()
+        chi = page.locator("#myhand button.act-chi")
+        expect(chi).to_have_count(3, timeout=15_000)  # 234m, 345m, 456m
+        expect(page.locator("#center")).to_contain_text("南")  # South discarded it
+        expect(page.locator("#center .claimable img")).to_have_attribute("alt", "4m")
+        three = page.locator('#myhand button[data-action="chi 3m"]')
+        expect(three).to_contain_text("吃 Chi")
+        tiles = three.locator("img")
+        expect(tiles).to_have_count(3)
+        assert [tiles.nth(i).get_attribute("alt") for i in range(3)] == ["3m", "4m", "5m"]
+        expect(page.locator("#myhand button.act-pass")).to_have_count(1)
+        _not_blank(page, tmp_path / "chi.png")
+        three.click()
+        expect(page.locator("#myhand .meld.meld-chi")).to_have_count(1)
+        page.locator('#myhand .htile img.can[alt="2m"]').click()
+        win = page.locator("#myhand button.act-win")
+        expect(win).to_have_text("和 Win", timeout=15_000)
+        expect(page.locator("#center .claimable img")).to_have_attribute("alt", "6m")
+        win.click()
+        expect(page.locator("#overlay")).to_be_visible(timeout=15_000)
+        modal = page.locator("#modal")
+        expect(modal).to_contain_text("点炮")
+        expect(page.locator("#modal .formula-line")).to_have_text("一条龙 +3 = 3；未门清，减半（进一）→ 2")
+        expect(page.locator("#modal table.elements")).to_contain_text("pure straight 1-9")
+        expect(page.locator("#modal td.why")).to_have_text("点数 2 · 包三家 ×3")
+        expect(page.locator("#modal table.payments")).to_contain_text("6")
+        _not_blank(page, tmp_path / "beijing-win.png")
+        assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+    finally:
+        page.close()
+        _stop(srv, thread)
+        store.close()
+
+
+def test_beijing_hunyou_is_a_way_to_discard(browser: Browser, tmp_path: Path) -> None:
+    """Version B: the dealer's dealt 14 win with a wild; the 混儿悠 toggle shows which discards
+    declare it, the click declares it, and the next draw wins by itself (scored as 无混儿, B3)."""
+    store = Store(f"sqlite:///{tmp_path / 'hunyou.sqlite3'}")
+    port = _free_port()
+    script = Scripted({0: 0}, {0: "123m456m789m123p5z9s"})  # 混坯 7z: the wild is 5z
+    srv, thread = _start(store, port, match_factory=script, bot_factory=plan_bots)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = _watch_console(page)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?lang=zh")
+        page.select_option("#family", "beijing")
+        page.select_option("#match_hands", "1")
+        page.click("#create button[type=submit]")
+        page.wait_for_url("**/table/**")
+        page.locator("button.primary.big").click()
+        toggle = page.locator("#myhand button.mode-hunyou")
+        expect(toggle).to_have_count(1, timeout=15_000)
+        expect(page.locator("#myhand button.act-win")).to_have_text("自摸 Win")
+        expect(page.locator("#center .indicator img.wild")).to_have_attribute("alt", "5z")
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
+        glowing = page.locator("#myhand .htile img.can.hunyou")
+        expect(glowing).to_have_count(1)  # only discarding 9s leaves 13 tiles that win on any draw
+        expect(page.locator("#myhand .note.hunyou")).to_contain_text("混儿悠")
+        _not_blank(page, tmp_path / "hunyou.png")
+        glowing.first.click()
+        expect(page.locator("#overlay")).to_be_visible(timeout=15_000)
+        expect(page.locator("#modal .winline")).to_contain_text("混儿悠成功")
+        expect(page.locator("#modal .formula-line")).to_have_text(
+            "一条龙 ×2 · 庄胡 ×2 · 门清 ×2 · 自摸 ×2 · 无混儿 ×2 = 32")
+        assert script.made[-1].is_over
+        assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
+    finally:
+        page.close()
+        _stop(srv, thread)
+        store.close()

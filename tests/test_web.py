@@ -594,3 +594,26 @@ def test_restart_during_the_first_hand_deals_it_again(store: Any) -> None:
         again = next(e for x in seen if x["type"] == "events" for e in x["events"] if e["type"] == "start_kyoku")
         assert again["tehais"][d["seat"]] == dealt["tehais"][d["seat"]]  # the same deal, from the seed
         assert settle["over"] and replay(store.events(d["match_id"])).ok
+
+
+def test_a_match_in_play_hides_its_seed_and_its_record(store: Any) -> None:
+    """The seed deals every hand (R3): while the match is played nobody may read it, from the match,
+    the list, or the record's start_game; once it is over, all are there."""
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=2)
+        mid = d["match_id"]
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            play(ws, is_settlement)  # one hand stored: the record would hold start_game and its seed
+            assert client.get(f"/api/matches/{mid}").json()["seed"] is None
+            listed = client.get("/api/matches?status=playing").json()["matches"]
+            assert [m["seed"] for m in listed if m["id"] == mid] == [None]
+            r = client.get(f"/api/matches/{mid}/record")
+            assert r.status_code == 409 and r.json()["error"]
+            play(ws, lambda x: x["type"] == "settlement" and x["over"])
+        deadline = time.time() + 5
+        while client.get(f"/api/matches/{mid}").json()["status"] == "playing" and time.time() < deadline:
+            time.sleep(0.02)
+        done = client.get(f"/api/matches/{mid}").json()
+        assert done["status"] == "finished" and done["seed"] == app.state.lobby.get(d["room"]).match.seed
+        assert client.get(f"/api/matches/{mid}/record").status_code == 200

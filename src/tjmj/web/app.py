@@ -34,11 +34,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import BOT_NAMES
-from ..rules import PRESETS, Rules, RulesError
+from ..bots import BOT_NAMES, Bot
+from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Tile
 from .errors import StoreError
-from .rooms import Connection, Limits, Lobby, LobbyError, ResumeError, StoreLike, clean_name, frames
+from .rooms import Connection, Limits, Lobby, LobbyError, MatchFactory, ResumeError, StoreLike, clean_name, frames
 
 __all__ = ["SECURITY_HEADERS", "create_app"]
 
@@ -176,8 +176,19 @@ def _choice(value: Any, what: str, options: Iterable[str]) -> str:
 
 def _room_settings(data: dict[str, Any], default_timer: float | None, default_hands: int | None
                    ) -> tuple[Rules, str, float | None]:
-    """Rules, bot kind and turn timer from a create-room body; anything wrong is a 400."""
-    preset = _choice(data.get("preset", "classic"), "preset", PRESETS)
+    """Rules, bot kind and turn timer from a create-room body; anything wrong is a 400.
+
+    ``family`` (optional: ``tianjin``, ``beijing``) and ``preset`` (any family's; the family's
+    default when only the family is given, ``classic`` when neither) choose the rules; ``overrides``
+    are checked by that family's rules."""
+    family = data.get("family")
+    if family is not None:
+        family = _choice(family, "family", FAMILIES)
+    preset = _choice(data.get("preset", FAMILIES[family].default_preset if family else "classic"), "preset",
+                     PRESETS)
+    if family is not None and PRESETS[preset].family != family:
+        raise LobbyError(400, f"preset {preset!r} is of the {PRESETS[preset].family} family, not {family}; "
+                              f"{family} presets are {', '.join(n for n, r in PRESETS.items() if r.family == family)}")
     overrides = data.get("overrides") or {}
     if not isinstance(overrides, dict):
         raise LobbyError(400, "'overrides' must be an object of rule option: value")
@@ -197,6 +208,12 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
     elif isinstance(timer, bool) or not isinstance(timer, int | float) or not 5 <= timer <= 600:
         raise LobbyError(400, "'timer_s' must be null (no timer) or a number of seconds from 5 to 600")
     return rules, bots, float(timer) if timer is not None else None
+
+
+def _public_match(m: dict[str, Any]) -> dict[str, Any]:
+    """A stored match as the API shows it: while it is being played its seed is hidden, since the
+    seed deals every hand (R3, B1) and would show everyone's tiles and the wall."""
+    return {**m, "seed": None} if m.get("status") == "playing" else m
 
 
 def _match_id(request: Request) -> int:
@@ -252,7 +269,8 @@ def _tile_svg(name: str, *, size: int, wild: bool, back: bool, highlight: bool, 
 def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer: float | None = None,
                next_delay: float = 8.0, rate_limit: tuple[int, float] | None = None,
                limits: Limits | None = None, allowed_origins: Iterable[str] = (),
-               trusted_proxies: Iterable[str] | None = None) -> Starlette:
+               trusted_proxies: Iterable[str] | None = None, match_factory: MatchFactory | None = None,
+               bot_factory: Callable[[str], Bot] | None = None) -> Starlette:
     """The web table.
 
     ``store``: a :class:`tjmj.web.store.Store` (or anything with its methods); None opens
@@ -264,7 +282,10 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     ``limits``: every other limit (:class:`tjmj.web.rooms.Limits`).  ``allowed_origins``: other
     sites (``https://example.com``) whose pages may use this server; its own always may.
     ``trusted_proxies``: addresses of reverse proxies whose ``X-Forwarded-For`` names the client
-    (``tjmj serve`` leaves this to uvicorn's ``--forwarded-allow-ips``).
+    (``tjmj serve`` leaves this to uvicorn's ``--forwarded-allow-ips``).  ``match_factory(rules,
+    seed, names)`` and ``bot_factory(name)``: how rooms make their match and their bots, for tests
+    that script a game (a scripted wall, bots that play a plan); the defaults are
+    ``Match(rules, seed=seed, names=names)`` and :func:`tjmj.bots.make_bot`.
     """
     own_store = store is None
     lobby_box: dict[str, Lobby] = {}
@@ -282,7 +303,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
             store = Store()
         lb = Lobby(store, bot_delay=bot_delay, timer=timer, next_delay=next_delay, rate_limit=rate_limit,
-                   limits=limits)
+                   limits=limits, match_factory=match_factory, bot_factory=bot_factory)
         lobby_box["lobby"] = lb
         app.state.lobby = lb
         app.state.store = store
@@ -413,7 +434,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             return _err(400, "'status' must be playing, finished or abandoned")
         lb = lobby()
         matches = await lb.db_read(lb.store.list_matches, limit, offset, status)  # type: ignore[attr-defined]
-        return JSONResponse({"matches": matches, "limit": limit, "offset": offset})
+        return JSONResponse({"matches": [_public_match(m) for m in matches], "limit": limit, "offset": offset})
 
     async def stored_match(request: Request) -> tuple[int, dict[str, Any]]:
         mid = _match_id(request)
@@ -425,10 +446,12 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
     async def get_match(request: Request) -> Response:
         _, m = await stored_match(request)
-        return JSONResponse(m)
+        return JSONResponse(_public_match(m))
 
     async def record(request: Request) -> Response:
-        mid, _ = await stored_match(request)
+        mid, m = await stored_match(request)
+        if m["status"] == "playing":  # its start_game holds the seed, which deals the hands still to come
+            return _err(409, "the match is still being played; its record can be downloaded when it ends")
         lb = lobby()
         body = await lb.db_read(lb.store.record_jsonl, mid)  # type: ignore[attr-defined]
         return Response(body, media_type="application/x-ndjson",

@@ -51,10 +51,10 @@ import orjson
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..elements import ELEMENT_BY_CODE
 from ..game import Action, IllegalAction, Match, visible_event
-from ..meld import Meld, MeldType
+from ..meld import Meld
 from ..record import ReplayError as ResumeError
 from ..record import rebuild
-from ..rules import Rules, TianjinRules
+from ..rules import BeijingRules, Rules, TianjinRules
 from ..tiles import TILE_TEXT, Tile
 from ..wall import SEATS
 from .errors import DatabaseLost, LeaseLost
@@ -66,10 +66,13 @@ __all__ = [
     "Limits",
     "Lobby",
     "LobbyError",
+    "MatchFactory",
     "Player",
     "ResumeError",
     "Room",
     "StoreLike",
+    "beijing_payments_detail",
+    "beijing_win_detail",
     "frames",
     "hint",
     "rebuild",
@@ -79,6 +82,8 @@ __all__ = [
 log = logging.getLogger("tjmj.web")
 
 T = TypeVar("T")
+# (rules, seed, names by player) -> the match a room plays; the default is Match(rules, seed, names)
+MatchFactory = Callable[[Rules, int, list[str]], Match]
 
 MAX_ACTION_LEN = 40
 MAX_MESSAGE_CHARS = 2000
@@ -220,52 +225,64 @@ class Buckets:
 # ---- events and observations per viewer ---------------------------------------------------
 
 
-def _meld_tiles(melds: Sequence[str]) -> list[tuple[int, int, bool]]:
-    """(kind, size, claimed from a discard) of each meld text."""
-    out = []
-    for text in melds:
-        md = Meld.parse(text)
-        out.append((int(md.tile), md.size, md.type is not MeldType.CONCEALED_KONG))
-    return out
+def _meld_tiles(melds: Sequence[str]) -> list[list[int]]:
+    """The kinds of the tiles of each meld text (a chi is three kinds, a kong four)."""
+    return [[int(t) for t in Meld.parse(text).tiles] for text in melds]
 
 
-def hint(m: Match, seat: int) -> list[dict[str, Any]]:
-    """For each discard the seat may make now, ranked by :mod:`tjmj.advise`: shanten, live improving
-    tiles and, when ready, what the 13 tiles left wait on, with fan and live copies.
-
-    ``live`` counts copies not visible to this seat: its hand, every meld, every discard and the indicator.
-    Each entry also has ``rank`` (1 = best), ``improving`` (live tiles that lower the shanten),
-    ``improving_tiles`` and, when ready, ``ev`` (Σ live × fan over the winning draws).
-    """
-    from ..advise import advise  # the waits tables are only needed when someone asks
-
-    rules = m.rules
-    if not isinstance(rules, TianjinRules):
-        return []
-    obs = m.observation(seat)
-    hand = [Tile.parse(t) for t in obs["hand"]]
-    own_melds = obs["seats"][seat]["melds"]
+def _visible_counts(m: Match, obs: dict[str, Any]) -> list[int]:
+    """Copies of each kind the seat of ``obs`` sees: its hand, every meld and every discard.  A
+    claimed tile lies in a meld and in its discarder's list too; the claims of the hand (public
+    events) say which tile that was, so it is counted once."""
     visible = [0] * 34
-    for t in hand:
-        visible[t] += 1
+    for t in obs["hand"]:
+        visible[Tile.parse(t)] += 1
     for st in obs["seats"]:
         for t in st["discards"]:
             visible[Tile.parse(t)] += 1
-        for kind, size, claimed in _meld_tiles(st["melds"]):
-            visible[kind] += size - (1 if claimed else 0)  # a claimed tile is also in a discard list
+        for tiles in _meld_tiles(st["melds"]):
+            for k in tiles:
+                visible[k] += 1
+    for ev in reversed(m.events):
+        if ev["type"] == "start_kyoku":
+            break
+        if ev["type"] in ("pon", "chi", "daiminkan"):
+            visible[Tile.parse(ev["pai"])] -= 1
+    return visible
+
+
+def hint(m: Match, seat: int) -> list[dict[str, Any]]:
+    """For each discard the seat may make now, ranked by the family's advisor (:mod:`tjmj.advise`,
+    :mod:`tjmj.families.beijing.advise`): shanten, live improving tiles and, when ready, what the 13
+    tiles left wait on, with fan (Tianjin) or value (Beijing) and live copies.
+
+    ``live`` counts copies not visible to this seat: its hand, every meld, every discard and the
+    indicator (Beijing's 混坯 while it lies face up).  Each entry also has ``rank`` (1 = best),
+    ``improving`` (live tiles that lower the shanten), ``improving_tiles`` and, when ready, ``ev``
+    (Σ live × fan, or × value, over the winning draws).
+    """
+    rules = m.rules
+    if isinstance(rules, BeijingRules):
+        return _beijing_hint(m, seat, rules)
+    if not isinstance(rules, TianjinRules):
+        return []
+    from ..advise import advise  # the waits tables are only needed when someone asks
+
+    obs = m.observation(seat)
+    hand = [Tile.parse(t) for t in obs["hand"]]
+    own_melds = obs["seats"][seat]["melds"]
+    visible = _visible_counts(m, obs)
     visible[Tile.parse(obs["indicator"])] += 1
     # what the advisor does not count itself: all but the seat's hand, own melds and the indicator
     seen_counts = list(visible)
     for t in hand:
         seen_counts[t] -= 1
-    for kind, size, _ in _meld_tiles(own_melds):
-        seen_counts[kind] -= size
+    for tiles in _meld_tiles(own_melds):
+        for k in tiles:
+            seen_counts[k] -= 1
     seen_counts[Tile.parse(obs["indicator"])] -= 1
     seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
-    drawn = obs.get("drawn")
-    rest = list(hand)
-    draw = Tile.parse(drawn) if drawn and Tile.parse(drawn) in rest else rest[-1]  # after a pon: any tile
-    rest.remove(draw)
+    rest, draw = _split_draw(obs, hand)
     xxg = bool(obs["seats"][seat].get("xiaoxianggong"))
     a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=rules, xiaoxianggong=xxg)
     by_tile = {o.tile: o for o in a.discards}
@@ -298,6 +315,75 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     return out
 
 
+def _split_draw(obs: dict[str, Any], hand: list[Tile]) -> tuple[list[Tile], Tile]:
+    """The 14 tiles of a turn as the hand before the draw and the draw (after a claim, or the
+    dealer's first turn, any tile stands for the draw: the discards are judged the same)."""
+    drawn = obs.get("drawn")
+    rest = list(hand)
+    draw = Tile.parse(drawn) if drawn and Tile.parse(drawn) in rest else rest[-1]
+    rest.remove(draw)
+    return rest, draw
+
+
+def _beijing_hint(m: Match, seat: int, rules: BeijingRules) -> list[dict[str, Any]]:
+    """Beijing's hint (B2–B5), by :func:`tjmj.families.beijing.advise.advise`: as Tianjin's, with
+    ``value`` where Tianjin gives ``fan``, each wait's value won on a discard (``discard``), and
+    ``hunyou`` on a discard that may also be made as 混儿悠 (B3)."""
+    try:
+        from ..families.beijing.advise import advise
+    except ImportError:  # the advisor is not there: no hint rather than a made-up one
+        return []
+    obs = m.observation(seat)
+    hand = [Tile.parse(t) for t in obs["hand"]]
+    own_melds = obs["seats"][seat]["melds"]
+    indicator = obs.get("indicator")
+    visible = _visible_counts(m, obs)
+    # the 混坯 lies face up until the first replacement draw takes it (B2): after any kong it is a
+    # tile like another (in a hand, or discarded and counted there)
+    face_up = indicator is not None and not any(
+        len(tiles) == 4 for st in obs["seats"] for tiles in _meld_tiles(st["melds"]))
+    seen_counts = list(visible)
+    for t in hand:
+        seen_counts[t] -= 1
+    for tiles in _meld_tiles(own_melds):
+        for k in tiles:
+            seen_counts[k] -= 1
+    seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
+    rest, draw = _split_draw(obs, hand)
+    a = advise(rest, draw, indicator, own_melds, seen=seen, rules=rules, dealer=seat == m.dealer,
+               indicator_visible=face_up)
+    by_tile = {o.tile: o for o in a.discards}
+    legal = m.legal_actions(seat)
+    hunyou = {x.tile for x in legal if x.type == "hunyou"}
+    wilds = set(obs["wilds"])
+    out = []
+    for k in sorted({x.tile for x in legal if x.type == "discard" and x.tile is not None}):
+        o = by_tile[k]
+        waits = [
+            {
+                "tile": TILE_TEXT[w.tile],
+                "value": w.value,
+                "name": w.name,
+                "win": w.win,
+                "elements": w.codes,
+                "live": w.live,
+                "discard": {"value": w.discard.value, "win": w.discard.win},
+                **({"reason": w.reason} if w.reason else {}),
+            }
+            for w in o.waits
+        ]
+        entry: dict[str, Any] = {
+            "tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": o.shanten, "hunyou": k in hunyou,
+            "waits": waits, "rank": o.rank, "improving": o.improving_count,
+            "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in o.improving],
+        }
+        if o.ready:
+            entry["ev"] = o.ev
+        out.append(entry)
+    out.sort(key=lambda e: e["rank"])
+    return out
+
+
 def frames(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One frame per step of a stored match: the events of that step and the whole state after it."""
     out: list[dict[str, Any]] = []
@@ -311,10 +397,168 @@ def frames(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def elements_detail(codes: Sequence[str]) -> list[dict[str, Any]]:
+    """Tianjin's elements of a win with their names and fan (R5)."""
     out = []
     for c in codes:
         e = ELEMENT_BY_CODE.get(c)
         out.append(e.to_dict() if e is not None else {"code": c, "chinese": c, "english": c, "value": ""})
+    return out
+
+
+def beijing_win_detail(hora: dict[str, Any], rules: BeijingRules) -> dict[str, Any]:
+    """A Beijing win as the settlement explains it (B5): each element with its names, its value in
+    the rules' column (``×n`` in version B, ``+n`` in version A, a flat 40) and whether it counts in
+    the value, and the sum or product that makes the value: ``formula`` (Chinese names) and
+    ``formula_en``, e.g. ``一条龙 ×2 · 门清 ×2 · 自摸 ×2 · 无混儿 ×2 = 16``; version A halves an open
+    hand (``halved``), ``cap`` bounds the value (``capped``)."""
+    from ..families.beijing.elements import ELEMENT_BY_CODE as BEIJING_ELEMENTS
+    from ..families.beijing.elements import MULTIPLY
+
+    scoring = rules.scoring
+    codes = list(hora["elements"])
+    elements: list[dict[str, Any]] = []
+    zh: list[str] = []
+    en: list[str] = []
+    flat: tuple[int, str, str] | None = None
+    product, total = 1, 0
+    for code in codes:
+        e = BEIJING_ELEMENTS.get(code)
+        if e is None:  # an element this server does not know: listed, not explained
+            elements.append({"code": code, "chinese": code, "english": code, "value": "", "counts": False})
+            continue
+        d: dict[str, Any] = {**e.to_dict(scoring), "counts": False}
+        if e.flat is not None:
+            d["counts"] = True
+            flat = (e.flat, e.chinese, e.english)
+        elif scoring == MULTIPLY and e.multiplier is not None:
+            d.update(counts=True, times=e.multiplier)
+            product *= e.multiplier
+            zh.append(f"{e.chinese} ×{e.multiplier}")
+            en.append(f"{e.english} ×{e.multiplier}")
+        elif scoring != MULTIPLY and e.fan is not None:
+            d.update(counts=True, plus=e.fan)
+            total += e.fan
+            zh.append(f"{e.chinese} +{e.fan}")
+            en.append(f"{e.english} +{e.fan}")
+        elements.append(d)
+    halved = False
+    if flat is not None:
+        raw = value = flat[0]
+        formula, formula_en = f"{flat[1]}（固定）= {raw}", f"{flat[2]} (flat) = {raw}"
+    else:
+        if scoring == MULTIPLY:
+            raw = product
+            zh, en = zh or ["推倒胡 1"], en or ["basic win 1"]
+        else:
+            raw = total or 1
+            zh, en = zh or ["推倒胡 +1"], en or ["basic win +1"]
+        formula, formula_en = " · ".join(zh) + f" = {raw}", " · ".join(en) + f" = {raw}"
+        value = raw
+        if scoring != MULTIPLY and "MENQING" not in codes:  # "破了门清后的点数就为原基准点数的1/2" (B5)
+            halved = True
+            value = (raw + 1) // 2
+            formula += f"；未门清，减半（进一）→ {value}"
+            formula_en += f"; not concealed: half, rounded up → {value}"
+    capped = rules.cap > 0 and value > rules.cap
+    if capped:
+        value = rules.cap
+        formula += f"；封顶 {value}"
+        formula_en += f"; capped at {value}"
+    if value != hora["value"]:  # the engine is the authority: say its value, whatever the sum says
+        log.warning("Beijing value %s explained as %s (%s)", hora["value"], value, codes)
+        formula, formula_en = f"{hora['name']} = {hora['value']}", f"{hora['name']} = {hora['value']}"
+    target = hora.get("target")
+    return {
+        "seat": hora["actor"],
+        "tile": hora["pai"],
+        "hand": hora["hand"],
+        "melds": hora["melds"],
+        "value": hora["value"],
+        "name": hora["name"],
+        "scoring": scoring,
+        "elements": elements,
+        "formula": formula,
+        "formula_en": formula_en,
+        "halved": halved,
+        "capped": capped,
+        "self_drawn": bool(hora.get("self_drawn")),
+        "rob_kong": bool(hora.get("rob_kong")),
+        "kong_draw": bool(hora.get("kong_draw")),
+        "last_tile": bool(hora.get("last_tile")),
+        "hunyou": bool(hora.get("hunyou")),
+        "hungang": "HUNGANG" in codes,
+        "from": target if not hora.get("self_drawn") and target != hora["actor"] else None,
+    }
+
+
+def beijing_payments_detail(hora: dict[str, Any] | None, kyoku: dict[str, Any], hand_events: Sequence[dict[str, Any]],
+                            payments: Sequence[dict[str, Any]], rules: BeijingRules) -> list[dict[str, Any]]:
+    """Each payment of a Beijing hand with why it is that amount (B6): ``why`` lists factors whose
+    product is the amount — ``value`` (the hand's), ``dianpao`` ×2 (点炮, version B), ``discarder``
+    ×3 (包三家, version A), ``rob_kong`` ×3 (抢杠: the kong's declarer pays all three shares),
+    ``mutual`` (互包: the tied player pays every share), ``hunyou`` ×2 (a 混儿悠 cut short),
+    ``shaozhuang`` (烧庄 units) and ``shaozhuang_rounds`` (its doubling), ``base``, ``upstairs`` ×2
+    (上楼).  A payment the factors do not explain gets an empty ``why`` (and a warning in the log)."""
+    tail: list[dict[str, Any]] = []
+    if rules.base != 1:
+        tail.append({"key": "base", "times": rules.base})
+    if kyoku.get("upstairs"):
+        tail.append({"key": "upstairs", "times": 2})
+    hunyou: set[int] = set()
+    taken: dict[tuple[int, int], int] = {}
+    liable: dict[int, int] = {}
+    rounds = 0
+    for ev in hand_events:
+        t = ev["type"]
+        if t == "dahai" and ev.get("hunyou"):
+            hunyou.add(ev["actor"])
+        elif t in ("chi", "pon", "daiminkan"):
+            key = (ev["actor"], ev["target"])
+            taken[key] = taken.get(key, 0) + 1
+            if rules.mutual_liability and taken[key] >= rules.mutual_liability:
+                liable[ev["actor"]], liable[ev["target"]] = ev["target"], ev["actor"]
+        elif t == "shaozhuang":
+            rounds = max(rounds, int(ev.get("rounds") or 0))
+    expected: dict[int, list[dict[str, Any]]] = {}
+    if hora is not None:
+        winner = hora["actor"]
+        source = None if hora.get("self_drawn") else hora.get("target")
+        owed: dict[int, tuple[int, list[dict[str, Any]]]] = {p: (1, []) for p in range(SEATS) if p != winner}
+        if hora.get("rob_kong") and source is not None:
+            owed = {source: (3, [{"key": "rob_kong", "times": 3}])}
+        elif source is not None and rules.discard_pays == "discarder":
+            owed = {source: (3, [{"key": "discarder", "times": 3}])}
+        elif source is not None:
+            owed[source] = (2, [{"key": "dianpao", "times": 2}])
+        partner = liable.get(winner)
+        if partner is not None:
+            shares = sum(n for n, _ in owed.values())
+            owed = {partner: (shares, [{"key": "mutual", "times": shares}])}
+        for p, (_, why) in owed.items():
+            if p in hunyou:
+                why = [*why, {"key": "hunyou", "times": 2}]
+            expected[p] = [{"key": "value", "times": hora["value"]}, *why, *tail]
+    out = []
+    for pay in payments:
+        d = dict(pay)
+        if pay["reason"] == "win":
+            why = expected.get(pay["payer"], [])
+        elif pay["reason"] == "shaozhuang":
+            why = [{"key": "shaozhuang", "times": rules.shaozhuang_units}]
+            if rounds > 1:
+                why.append({"key": "shaozhuang_rounds", "times": 2 ** (rounds - 1)})
+            why += tail
+        else:
+            why = []
+        product = 1
+        for f in why:
+            product *= f["times"]
+        if not why or product != pay["amount"]:
+            if why:
+                log.warning("Beijing payment %s not explained by %s", pay, why)
+            why = []
+        d["why"] = why
+        out.append(d)
     return out
 
 
@@ -524,6 +768,7 @@ class Room:
         obs = m.observation(seat)  # the engine decides what a seat (None: a spectator) may see
         if self.saving or self.status != "playing":
             obs["legal_actions"] = []  # nothing can be decided until the hand is stored
+        to_act = obs["to_act"]  # in a claim window, the engine shows who is asked to that seat alone
         seated = [self.player_at(s) for s in range(SEATS)]
         return {
             "type": "state",
@@ -538,7 +783,7 @@ class Room:
             "connected": [p.bot is None and p.connected for p in seated],
             "winds": list(WINDS),
             "winds_cn": list(WINDS_CN),
-            "to_act": m.to_act,
+            "to_act": to_act,
             "legal": obs["legal_actions"],
             "deadline": int(self.deadline * 1000) if self.deadline else None,
             "timer_s": self.timer_s,
@@ -546,10 +791,21 @@ class Room:
             "saving": self.saving,
             "notice": self.notice,
             "ready": sorted(s for s in range(SEATS) if m.seating[s] in self.ready),
-            "rules": {"family": self.rules.family, "preset": self.rules.name.split("+")[0],
-                      "match_hands": self.rules.match_hands, "match_rounds": self.rules.match_rounds,
-                      "max_pull": getattr(self.rules, "max_pull", 0)},
+            "rules": self._rules_brief(),
         }
+
+    def _rules_brief(self) -> dict[str, Any]:
+        """What the table needs of the rules: the family and preset, the match length, and the
+        options the interface shows (Tianjin: the pulls; Beijing: the scoring column, 混儿悠, 上楼)."""
+        r = self.rules
+        out: dict[str, Any] = {"family": r.family, "preset": r.name.split("+")[0], "custom": "+" in r.name,
+                               "match_hands": r.match_hands, "match_rounds": r.match_rounds,
+                               "max_pull": getattr(r, "max_pull", 0)}
+        if isinstance(r, BeijingRules):
+            out.update(scoring=r.scoring, wilds=r.wilds, hunyou=r.hunyou, upstairs=r.upstairs,
+                       max_claims=r.max_claims, claimed_self_draw_only=r.claimed_self_draw_only,
+                       discard_pays=r.discard_pays)
+        return out
 
     def broadcast(self, make: Callable[[int | None], dict[str, Any] | None]) -> None:
         for p_index, p in enumerate(self.players):
@@ -712,7 +968,8 @@ class Room:
             conn.send(error(f"you play seat {seat} only", "forbidden"))
             return
         if m.to_act != seat:
-            conn.send(error(f"it is not your turn: seat {m.to_act} decides ({m.phase})", "not_your_turn"))
+            who = f"seat {m.to_act} decides" if m.window is None else "a discard is being claimed"  # not who
+            conn.send(error(f"it is not your turn: {who} ({m.phase})", "not_your_turn"))
             return
         try:
             action = Action.parse(text)
@@ -757,17 +1014,33 @@ class Room:
 
     def _bot(self, name: str) -> Bot:
         if name not in self._bots:
-            self._bots[name] = make_bot(name)
+            bot = self._bots[name] = self.lobby.bot_factory(name)
+            set_rules = getattr(bot, "set_rules", None)  # the rules are public: bots play by them (B3 options …)
+            if set_rules is not None:
+                set_rules(self.rules)
         return self._bots[name]
 
     def _auto(self, seat: int, bot_name: str) -> None:
-        """The bot's decision for ``seat`` (a bot seat, a time-out, or a person away)."""
+        """The bot's decision for ``seat`` (a bot seat, a time-out, or a person away).  A bot that
+        fails, or answers with an action that is not legal, is replaced for this decision by the
+        baseline bot (and the failure logged): one bot's bug must not stop the table."""
         m = self.match
         assert m is not None
-        bot = self._bot(bot_name)
         legal = m.legal_actions(seat)
-        obs = m.observation(seat) if getattr(bot, "uses_observation", True) else {}
-        self._apply(seat, bot.choose(obs, legal, self.rng))
+        for name in dict.fromkeys((bot_name, "baseline")):
+            bot = self._bot(name)
+            try:
+                obs = m.observation(seat) if getattr(bot, "uses_observation", True) else {}
+                action = bot.choose(obs, list(legal), self.rng)
+            except Exception:
+                log.exception("room %s: bot %s failed on seat %d (%s); the baseline bot decides", self.id, name,
+                              seat, m.phase)
+                continue
+            if action in legal:
+                self._apply(seat, action)
+                return
+            log.error("room %s: bot %s chose %r, not legal; the baseline bot decides", self.id, name, action)
+        self._apply(seat, legal[-1])  # even the baseline failed: pass (a window) or a discard
 
     def _apply(self, seat: int, action: Action) -> None:
         """Apply a legal action and tell everyone; a hand that ended is stored first (:meth:`_save`)."""
@@ -877,6 +1150,8 @@ class Room:
     def _settlement(self, hand_events: list[dict[str, Any]]) -> dict[str, Any]:
         m = self.match
         assert m is not None
+        if isinstance(self.rules, BeijingRules):
+            return self._beijing_settlement(hand_events, self.rules)
         kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
         end = next(e for e in hand_events if e["type"] == "end_kyoku")
         hora = next((e for e in hand_events if e["type"] == "hora"), None)
@@ -884,6 +1159,7 @@ class Room:
         names = [self.player_at(s).name for s in range(SEATS)]
         msg: dict[str, Any] = {
             "type": "settlement",
+            "family": self.rules.family,
             "hand": kyoku["hand"],
             "round": kyoku["round"],
             "dealer": kyoku["dealer"],
@@ -913,10 +1189,49 @@ class Room:
                 "kong_draw": hora["kong_draw"],
                 "tianhu": hora["tianhu"],
             }
+        self._standings(msg, names)
+        return msg
+
+    def _standings(self, msg: dict[str, Any], names: list[str]) -> None:
+        m = self.match
+        assert m is not None
         if m.is_over:
             order = sorted(range(SEATS), key=lambda s: -m.scores[s])
             msg["standings"] = [{"rank": r + 1, "seat": s, "name": names[s], "score": m.scores[s]}
                                 for r, s in enumerate(order)]
+
+    def _beijing_settlement(self, hand_events: list[dict[str, Any]], rules: BeijingRules) -> dict[str, Any]:
+        """A Beijing hand's settlement (B5, B6): the win explained (:func:`beijing_win_detail`) and
+        every payment with its factors (:func:`beijing_payments_detail`); no 坐庄, 拉庄 or 铲."""
+        m = self.match
+        assert m is not None
+        kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
+        end = next(e for e in hand_events if e["type"] == "end_kyoku")
+        hora = next((e for e in hand_events if e["type"] == "hora"), None)
+        rounds = max((int(e.get("rounds") or 0) for e in hand_events if e["type"] == "shaozhuang"), default=0)
+        names = [self.player_at(s).name for s in range(SEATS)]
+        msg: dict[str, Any] = {
+            "type": "settlement",
+            "family": rules.family,
+            "preset": rules.name.split("+")[0],
+            "hand": kyoku["hand"],
+            "round": kyoku["round"],
+            "dealer": kyoku["dealer"],
+            "indicator": kyoku.get("dora_marker"),
+            "wilds": kyoku.get("wilds") or [],
+            "upstairs": bool(kyoku.get("upstairs")),
+            "upstairs_next": bool(getattr(m, "upstairs", False)) and not m.is_over,
+            "shaozhuang": rounds,
+            "names": names,
+            "winner": hora["actor"] if hora else -1,
+            "win": beijing_win_detail(hora, rules) if hora else None,
+            "payments": beijing_payments_detail(hora, kyoku, hand_events, end["payments"], rules),
+            "deltas": end["deltas"],
+            "scores": end["scores"],
+            "over": m.is_over,
+            "next_in": self.lobby.next_delay if not m.is_over else None,
+        }
+        self._standings(msg, names)
         return msg
 
     def grace_for(self, p: Player) -> float:
@@ -1042,7 +1357,8 @@ class Room:
         while len(self.players) < SEATS:
             self.players.append(self.new_player(f"Bot {len(self.players)}", bot=self.bot_kind))
             added += 1
-        m = Match(self.rules, seed=self.seed, names=[p.name for p in self.players])
+        m = self.lobby.match_factory(self.rules, self.seed, [p.name for p in self.players])
+        self.seed = m.seed  # a test's match factory may choose the seed (and so the seating, R3)
         stored = [self.players[m.seating[s]].stored(s) for s in range(SEATS)]
         lb = self.lobby
         try:
@@ -1067,6 +1383,11 @@ class Room:
                 p.away_since = now
         self._refresh_deadline(reset=True)
         self.broadcast_info()
+        # a family without pre-hand choices (Beijing) has dealt already: the deal as each may see it
+        # (never start_game: its seed deals every hand)
+        deal = next((i for i, e in enumerate(m.events) if e["type"] == "start_kyoku"), None)
+        if deal is not None:
+            self.broadcast(lambda p: {"type": "events", "events": m.events_for(self.seat_of(p), deal)})
         self.broadcast_state()
         self.start_driver()
 
@@ -1076,7 +1397,8 @@ class Lobby:
 
     def __init__(self, store: StoreLike, *, bot_delay: float = 0.4, timer: float | None = None,
                  next_delay: float = 8.0, max_rooms: int | None = None,
-                 rate_limit: tuple[int, float] | None = None, limits: Limits | None = None) -> None:
+                 rate_limit: tuple[int, float] | None = None, limits: Limits | None = None,
+                 match_factory: MatchFactory | None = None, bot_factory: Callable[[str], Bot] | None = None) -> None:
         lim = limits or Limits()
         if rate_limit is not None:  # the per-address bucket stays above the per-seat one
             burst, rate = rate_limit
@@ -1087,6 +1409,9 @@ class Lobby:
             lim = Limits(**{**lim.__dict__, "max_rooms": max_rooms})
         self.limits = lim
         self.store = store
+        # how a room makes its match and its bots: tests script walls and bots with these
+        self.match_factory: MatchFactory = match_factory or _new_match
+        self.bot_factory: Callable[[str], Bot] = bot_factory or make_bot
         self.bot_delay = max(0.0, bot_delay)
         self.timer = timer
         self.next_delay = next_delay
@@ -1409,6 +1734,11 @@ class Lobby:
             except Exception as e:
                 log.warning("releasing the leases failed: %s", e)
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _new_match(rules: Rules, seed: int, names: list[str]) -> Match:
+    """A room's match: the family of ``rules`` (:mod:`tjmj.families`), dealt from ``seed``."""
+    return Match(rules, seed=seed, names=names)
 
 
 def transient(e: BaseException) -> bool:

@@ -13,6 +13,12 @@ function result(m) {
     `${i ? " · " : ""}${nameAt(m, s)} ${m.scores[s]}`)));
 }
 
+// the rule family and preset of a stored match (older records name no family: Tianjin)
+function rulesText(rules) {
+  const r = rules || {};
+  return `${t(`family_${r.family || "tianjin"}`)} · ${r.preset || "classic"}`;
+}
+
 function nameAt(m, seat) {
   const p = (m.players || []).find((x) => x.seat === seat);
   return p ? p.name : windOf(seat);
@@ -21,11 +27,13 @@ function nameAt(m, seat) {
 function render() {
   const box = document.getElementById("list");
   if (!matches.length) { box.replaceChildren(el("p", { class: "muted" }, t("no_matches"))); return; }
-  const head = el("tr", {}, ["#", t("date"), t("room"), t("players"), t("hands"), t("result"), ""].map((h) => el("th", {}, h)));
+  const head = el("tr", {}, ["#", t("date"), t("room"), t("family"), t("players"), t("hands"), t("result"), ""]
+    .map((h) => el("th", {}, h)));
   const rows = matches.map((m) => el("tr", {},
     el("td", {}, String(m.id)),
     el("td", { class: "small" }, m.created_at ? new Date(m.created_at).toLocaleString() : ""),
     el("td", {}, m.status === "playing" ? el("a", { href: `/table/${m.room}` }, m.room) : m.room),
+    el("td", { class: "small family" }, rulesText(m.rules)),
     el("td", { class: "small" }, [0, 1, 2, 3].map((s) => {
       const p = (m.players || []).find((x) => x.seat === s);
       return el("div", {}, `${windOf(s)} ${p ? p.name : ""}${p && p.kind === "bot" ? ` (${t("bot")})` : ""}`);
@@ -33,7 +41,7 @@ function render() {
     el("td", {}, String(m.hands), " ", el("span", { class: `status ${m.status}` }, t(`status_${m.status}`))),
     el("td", { class: "small" }, result(m)),
     el("td", {}, m.status !== "playing" ? el("a", { href: `/replay/${m.id}` }, t("replay")) : null, " ",
-      el("a", { href: `/api/matches/${m.id}/record` }, t("download")))));
+      m.status !== "playing" ? el("a", { href: `/api/matches/${m.id}/record` }, t("download")) : null)));
   box.replaceChildren(el("table", { class: "list" }, head, rows));
   document.getElementById("newer").disabled = offset === 0;
   document.getElementById("older").disabled = matches.length < PAGE;

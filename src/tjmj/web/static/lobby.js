@@ -11,7 +11,19 @@ function name() {
   return n || undefined;
 }
 
+// each family's presets, its default first (the server checks them: POST /api/rooms)
+const PRESETS = { tianjin: ["classic", "yiyou"], beijing: ["beijing", "beijing_a"] };
+
+function fillPresets() {
+  const family = document.getElementById("family").value || "tianjin";
+  const preset = document.getElementById("preset");
+  const keep = preset.value;
+  preset.replaceChildren(...PRESETS[family].map((p) => el("option", { value: p, text: t(`preset_${p}`) })));
+  if (PRESETS[family].includes(keep)) preset.value = keep;
+}
+
 function fillSelects() {
+  fillPresets();
   const hands = document.getElementById("match_hands");
   const keep = hands.value || "4";
   hands.replaceChildren(
@@ -47,13 +59,14 @@ async function go(promise, { rethrow = false } = {}) {
 
 document.getElementById("quick").addEventListener("click", (e) => {
   e.target.disabled = true;
-  go(api("/api/quick", { name: name() })).finally(() => { e.target.disabled = false; });
+  const family = document.getElementById("quick_family").value;
+  go(api("/api/quick", { name: name(), family })).finally(() => { e.target.disabled = false; });
 });
 
 document.getElementById("create").addEventListener("submit", (e) => {
   e.preventDefault();
   const f = new FormData(e.target);
-  const body = { name: name(), preset: f.get("preset"), bots: f.get("bots") };
+  const body = { name: name(), family: f.get("family"), preset: f.get("preset"), bots: f.get("bots") };
   body.match_hands = f.get("match_hands") ? Number(f.get("match_hands")) : null;
   body.timer_s = f.get("timer_s") ? Number(f.get("timer_s")) : null;
   go(api("/api/rooms", body));
@@ -83,6 +96,18 @@ async function joinByCode(code) {
     if (String(err.message).includes("started")) location.href = where; // it started meanwhile: watch it
     else toast(err.message);
   }
+}
+
+document.getElementById("family").addEventListener("change", fillPresets);
+document.getElementById("quick_family").addEventListener("change", (e) => {
+  localStorage.setItem("tjmj.family", e.target.value);
+  document.getElementById("family").value = e.target.value;
+  fillPresets();
+});
+const savedFamily = localStorage.getItem("tjmj.family");
+if (savedFamily && PRESETS[savedFamily]) {
+  document.getElementById("quick_family").value = savedFamily;
+  document.getElementById("family").value = savedFamily;
 }
 
 langToggle(document.getElementById("lang"), fillSelects);

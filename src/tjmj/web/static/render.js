@@ -63,14 +63,21 @@ export function tileImg(tile, opts = {}) {
   return img;
 }
 
-// "[777m]" pon, "[7777m]" kong, "[7777m+]" added kong, "(7777m)" concealed kong
+// "[777m]" pon, "[345m]" chi, "[7777m]" kong, "[7777m+]" added kong, "(7777m)" concealed kong
 export function parseMeld(text) {
   const m = /^([[(])(\d+)([mpsz])(\+?)[\])]$/.exec(text.trim());
   if (!m) return { tiles: [], kind: "?" };
   const tiles = [...m[2]].map((d) => d + m[3]);
   const concealed = m[1] === "(";
-  const kind = concealed ? "ankong" : m[4] ? "added_kong" : tiles.length === 4 ? "kong" : "pon";
+  const kind = concealed ? "ankong" : m[4] ? "added_kong" : tiles.length === 4 ? "kong"
+    : new Set(m[2]).size > 1 ? "chi" : "pon";
   return { tiles, kind, concealed };
+}
+
+// The tiles of the sequence a "chi 3m" action makes (the lowest tile is named): ["3m", "4m", "5m"]
+export function chiTiles(low) {
+  const n = Number(low[0]);
+  return [n, n + 1, n + 2].map((x) => `${x}${low[1]}`);
 }
 
 export function meldEl(text, wilds = [], size = "sm") {
@@ -130,13 +137,16 @@ export function eventText(ev, names, me, all = false) {
     case "tsumo":
       if (all && ev.pai) return t("ev_draw_tile", who(ev.actor), tileT(ev.pai));
       return ev.actor === me && ev.pai ? t("ev_draw_own", tileT(ev.pai)) : null;
-    case "dahai": return t("ev_discard", who(ev.actor), tileT(ev.pai));
+    case "dahai": return ev.hunyou ? t("ev_hunyou", who(ev.actor), tileT(ev.pai)) : t("ev_discard", who(ev.actor), tileT(ev.pai));
     case "pon": return t("ev_pon", who(ev.actor), tileT(ev.pai));
+    case "chi": return t("ev_chi", who(ev.actor), tileT(ev.pai));
+    case "shaozhuang": return t("ev_shaozhuang");
     case "daiminkan": return t("ev_kong", who(ev.actor), tileT(ev.pai));
     case "ankan": return ev.gold ? t("ev_gold", who(ev.actor), tileT(ev.consumed[0])) : t("ev_ankong", who(ev.actor));
     case "kakan": return t("ev_kakan", who(ev.actor), tileT(ev.pai));
     case "chan": return t("ev_chan");
-    case "hora": return t("ev_win", who(ev.actor), ev.name, ev.fan);
+    case "hora": return ev.value !== undefined ? t("ev_win_value", who(ev.actor), ev.name, ev.value)
+      : t("ev_win", who(ev.actor), ev.name, ev.fan);
     case "ryukyoku": return t("ev_drawn");
     case "end_game": return t("ev_end");
     default: return null;

@@ -8,6 +8,8 @@ const matchId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
 let frames = [];
 let names = ["", "", "", ""];
+let family = "tianjin"; // the match's rule family (start_game's rules)
+let preset = "";
 let i = 0;
 let timer = null;
 
@@ -27,7 +29,7 @@ function render() {
   $("slider").max = String(frames.length - 1);
   $("slider").value = String(i);
   $("stepinfo").textContent = t("step", i + 1, frames.length);
-  $("title").textContent = `#${matchId} · ${t("hand_of", s.hand_number + (s.seats && s.phase !== "sit" && s.phase !== "pull" ? 1 : 0))}`;
+  $("title").textContent = `#${matchId} · ${t(`family_${family}`)}${preset ? ` ${preset}` : ""} · ${t("hand_of", s.hand_number + (s.seats && s.phase !== "sit" && s.phase !== "pull" ? 1 : 0))}`;
   const lastDahai = [...f.events].reverse().find((e) => e.type === "dahai");
   for (let pos = 0; pos < 4; pos++) {
     const seat = pos;
@@ -37,6 +39,7 @@ function render() {
     if (s.dealer === seat) marks.push(el("span", { class: "mark dealer" }, lang() === "zh" ? "庄" : "D"));
     if (s.dealer === seat && s.sit) marks.push(el("span", { class: "mark sit" }, t("sat")));
     if (s.pulls && s.pulls[seat]) marks.push(el("span", { class: "mark pull" }, t("pulled", s.pulls[seat])));
+    if (s.seats && s.seats[seat].hunyou) marks.push(el("span", { class: "mark hunyou" }, t("hunyou_mark")));
     const parts = [el("div", { class: `seathead${s.to_act === seat ? " acting" : ""}` },
       el("span", { class: "wind" }, windOf(seat)), el("span", { class: "pname" }, names[seat]), ...marks,
       el("span", { class: "spacer" }), el("span", { class: "pscore" }, String(s.scores[seat])))];
@@ -59,9 +62,20 @@ function render() {
     box.replaceChildren(...parts);
   }
   const center = [];
+  const bj = family === "beijing";
   if (s.indicator) {
-    center.push(el("div", { class: "indicator" }, el("div", { class: "lbl" }, t("indicator")), tileImg(s.indicator, { size: "md" }),
-      el("div", { class: "lbl" }, t("wilds")), (s.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
+    center.push(el("div", { class: "indicator" }, el("div", { class: "lbl" }, t(bj ? "indicator_bj" : "indicator")),
+      tileImg(s.indicator, { size: "md" }), el("div", { class: "lbl" }, t(bj ? "wild_bj" : "wilds")),
+      (s.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
+  }
+  if (bj && s.seats) {
+    center.push(el("div", { class: "wall reserve" }, t("reserve_line", s.wall_left, s.reserve)));
+    const marks = [];
+    if (s.upstairs) marks.push(el("span", { class: "mark upstairs" }, t("upstairs_mark")));
+    if (s.shaozhuang) marks.push(el("span", { class: "mark shaozhuang" }, t("shaozhuang_mark", s.shaozhuang)));
+    if (marks.length) center.push(el("div", { class: "bjmarks" }, marks));
+    center.push(el("div", { class: "dice" }, diceText(s.dice)));
+  } else if (s.indicator) {
     center.push(el("div", { class: "wall" }, t("wall_left", s.wall_left)));
     center.push(el("div", { class: "dice" }, diceText(s.dice)));
   }
@@ -117,6 +131,9 @@ applyI18n();
     const d = await api(`/api/matches/${encodeURIComponent(matchId)}/frames`);
     frames = d.frames;
     names = d.names || names;
+    const rules = (d.match && d.match.rules) || {};
+    family = rules.family || "tianjin";
+    preset = rules.preset || "";
     const q = new URLSearchParams(location.search);
     go(q.has("step") ? Number(q.get("step")) : 0);
   } catch (e) {

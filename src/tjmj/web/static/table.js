@@ -1,8 +1,8 @@
 // The table: a seat (or a spectator) over the WebSocket; the server decides everything.
 import { applyI18n, lang, langToggle, t } from "./i18n.js";
 import {
-  api, backsEl, diceText, discardsEl, dropSeat, el, eventText, loadSeat, meldEl, saveName, saveSeat, savedName,
-  seatLabel, signed, sortTiles, tileImg, tileName, toast, windOf,
+  api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, loadSeat, meldEl, saveName, saveSeat,
+  savedName, seatLabel, signed, sortTiles, tileImg, tileName, toast, windOf,
 } from "./render.js";
 
 const room = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
@@ -25,6 +25,7 @@ let hintAsked = -1;
 let settlement = null; // on show
 let settlementClosedFor = null;
 let lastDiscard = null; // {actor, count}
+let hunyouMode = -1; // the state version in which the 混儿悠 toggle is on (Beijing, B3)
 let retry = 0;
 let closedForGood = false;
 let reconnectTimer = null;
@@ -133,7 +134,7 @@ function onMessage(msg) {
 function addEvent(ev) {
   if (ev.type === "start_kyoku") { log.length = 0; lastDiscard = null; }
   if (ev.type === "dahai") lastDiscard = { actor: ev.actor };
-  if (["tsumo", "pon", "daiminkan", "ankan", "kakan"].includes(ev.type)) lastDiscard = null;
+  if (["tsumo", "pon", "chi", "daiminkan", "ankan", "kakan"].includes(ev.type)) lastDiscard = null;
   if (ev.type === "tsumo" && !ev.pai) return;
   log.push(ev);
   if (log.length > 200) log.shift();
@@ -155,12 +156,29 @@ function renderLog() {
 
 // ---- rendering -----------------------------------------------------------------------------
 
+// the rule family of the table: "tianjin" or "beijing" (each has its own phases, buttons and settlement)
+function family() {
+  if (state && state.rules && state.rules.family) return state.rules.family;
+  return info && info.rules && info.rules.family ? info.rules.family : "tianjin";
+}
+
+function beijing() { return family() === "beijing"; }
+
+function rulesName(r) {
+  return `${t(`family_${r.family || "tianjin"}`)} · ${r.preset}`;
+}
+
 function me() {
   return state && state.you !== null && state.you !== undefined ? state.you : null;
 }
 
 function render() {
   $("roomcode").textContent = `${t("room")} ${room}`;
+  const brand = document.querySelector(".brand [data-i18n]"); // the table's game: 天津麻将 or 北京麻将
+  if (brand && (state || info)) {
+    brand.textContent = t(`family_${family()}`);
+    document.title = `${t(`family_${family()}`)} — ${room}`;
+  }
   const playing = state && info && info.status !== "waiting";
   $("waiting").hidden = !!playing;
   $("table").hidden = !playing;
@@ -215,7 +233,7 @@ function renderWaiting() {
 function rulesLine() {
   if (!info || !info.rules) return "";
   const r = info.rules;
-  const parts = [`${t("preset")}: ${r.preset}`,
+  const parts = [`${t("preset")}: ${rulesName(r)}`,
     r.match_hands ? t("hands_n", r.match_hands) : t("full_match"),
     `${t("bot_strength")}: ${info.bots}`,
     `${t("timer")}: ${info.timer_s ? t("seconds_n", info.timer_s) : t("no_timer")}`];
@@ -243,7 +261,7 @@ function renderTop() {
   // hand_number counts finished hands: once the match is over there is no next hand to name
   const bits = over() ? [t("match_over"), t("hands_n", o.hand_number)]
     : [t("hand_of", o.hand_number + 1), t("round_of", o.round + 1)];
-  if (state.rules) bits.push(state.rules.preset + (state.rules.match_hands ? ` · ${t("hands_n", state.rules.match_hands)}` : ""));
+  if (state.rules) bits.push(rulesName(state.rules) + (state.rules.match_hands ? ` · ${t("hands_n", state.rules.match_hands)}` : ""));
   $("handinfo").textContent = bits.join(" · ");
 }
 
@@ -261,6 +279,17 @@ function over() {
   return state && (state.status === "over" || state.obs.phase === "over");
 }
 
+// In a claim or rob window the table says only that the others are answering, not who is asked
+// (who may claim a tile tells something of their hand); the seat to act on a turn is shown.
+function inWindow() {
+  const o = state.obs;
+  return (o.phase === "claim" || o.phase === "rob") && !!o.window;
+}
+
+function isActing(s) {
+  return state.to_act === s && (!inWindow() || s === me());
+}
+
 function seatHeader(s) {
   const o = state.obs;
   const marks = [];
@@ -271,11 +300,12 @@ function seatHeader(s) {
   }
   const st = o.seats ? o.seats[s] : null;
   if (st && st.xiaoxianggong) marks.push(el("span", { class: "mark xxg" }, t("xiaoxianggong")));
+  if (st && st.hunyou) marks.push(el("span", { class: "mark hunyou", title: t("hunyou_tip") }, t("hunyou_mark")));
   const who = [];
   if (state.bots[s]) who.push(el("span", { class: "tag" }, t("bot")));
   else if (!state.connected[s]) who.push(el("span", { class: "tag away" }, t("away")));
   if (s === me()) who.push(el("span", { class: "tag you" }, t("you")));
-  const acting = state.to_act === s;
+  const acting = isActing(s);
   const timer = acting && state.deadline ? el("span", { class: "timer", "data-timer": "1" }, `${remaining()}s`) : null;
   return el("div", { class: `seathead${acting ? " acting" : ""}` },
     el("span", { class: "wind" }, windOf(s)),
@@ -289,7 +319,7 @@ function renderSeat(pos) {
   const s = seatAt(pos);
   const box = $(`pos-${pos}`);
   const o = state.obs;
-  box.classList.toggle("acting", state.to_act === s);
+  box.classList.toggle("acting", isActing(s));
   const parts = [seatHeader(s)];
   if (o.seats) {
     const st = o.seats[s];
@@ -310,26 +340,46 @@ function renderCenter() {
   const o = state.obs;
   const box = $("center");
   const parts = [];
+  const bj = beijing();
   if (o.indicator) {
     parts.push(el("div", { class: "indicator" },
-      el("div", { class: "lbl" }, t("indicator")), tileImg(o.indicator, { size: "md" }),
-      el("div", { class: "lbl" }, t("wilds")), ...(o.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
+      el("div", { class: "lbl" }, t(bj ? "indicator_bj" : "indicator")), tileImg(o.indicator, { size: "md" }),
+      el("div", { class: "lbl" }, t(bj ? "wild_bj" : "wilds")),
+      ...(o.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
+  }
+  if (bj && o.seats) { // B1: the tiles normal draws may still take, and the reserve kept back for kongs
+    parts.push(el("div", { class: "wall reserve" }, t("reserve_line", o.wall_left, o.reserve)));
+    parts.push(el("div", { class: "dice", title: t("dice") }, diceText(o.dice)));
+  } else if (o.indicator) {
     parts.push(el("div", { class: "wall" }, t("wall_left", o.wall_left)));
     parts.push(el("div", { class: "dice", title: t("dice") }, diceText(o.dice)));
+  }
+  if (bj && !over()) { // B6: 上楼 doubles every payment; 烧庄 makes the dealer pay each other player
+    const marks = [];
+    if (o.upstairs) marks.push(el("span", { class: "mark upstairs", title: t("upstairs_title") }, t("upstairs_mark")));
+    if (o.shaozhuang) marks.push(el("span", { class: "mark shaozhuang", title: t("shaozhuang_title") }, t("shaozhuang_mark", o.shaozhuang)));
+    if (marks.length) parts.push(el("div", { class: "bjmarks" }, marks));
   }
   const actor = state.to_act;
   let line;
   if (state.status === "over") line = t("match_over");
   else if (state.status === "error") line = state.notice || t("stopped");
   else if (state.saving) line = t("saving");
-  else if (actor === me()) line = o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
-  else if (actor >= 0) {
+  else if (actor !== null && actor === me()) {
+    if (inWindow()) {
+      const from = seatLabel(o.window.from, state.names);
+      line = o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile)) : t("window_yours", from, tileName(o.window.tile));
+    } else line = o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
+  } else if (inWindow()) {
+    line = o.phase === "rob" ? t("rob_waiting") : t("window_waiting", tileName(o.window.tile));
+  } else if (actor !== null && actor >= 0) {
     line = ["sit", "pull"].includes(o.phase) ? t("waiting_choice", seatLabel(actor, state.names))
       : t("turn_of", seatLabel(actor, state.names));
   }
-  parts.push(el("div", { class: `turn${actor === me() ? " mine" : ""}` }, line || ""));
-  if (state.deadline) parts.push(el("div", { class: "bigtimer", "data-timer": "1" }, `${remaining()}s`));
-  if (o.claimable && o.phase === "claim") {
+  const mine = actor !== null && actor === me();
+  parts.push(el("div", { class: `turn${mine ? " mine" : ""}${inWindow() && !mine ? " answering" : ""}` }, line || ""));
+  if (state.deadline && (!inWindow() || mine)) parts.push(el("div", { class: "bigtimer", "data-timer": "1" }, `${remaining()}s`));
+  if (o.claimable && (o.phase === "claim" || o.phase === "rob")) {
     parts.push(el("div", { class: "claimable" }, tileImg(o.claimable, { size: "md", wild: (o.wilds || []).includes(o.claimable) })));
   }
   box.replaceChildren(...parts);
@@ -344,7 +394,16 @@ const ACTION_LABEL = {
   added_kong: () => "加杠 Kong",
   win: () => "自摸 Win",
   pass: () => "过 Pass",
+  chi: () => "吃 Chi",
+  hungang: () => "混杠 Four wilds",
 };
+
+// The label of a 和 button: self-drawn on a turn, on the discard in a claim window, robbing a kong
+function winLabel(phase) {
+  if (phase === "claim") return "和 Win";
+  if (phase === "rob") return "抢杠 Rob";
+  return "自摸 Win";
+}
 
 function act(action) {
   send({ type: "action", action });
@@ -365,13 +424,25 @@ function renderHand() {
     return;
   }
   const legal = state.legal || [];
-  const discards = new Set(legal.filter((a) => a.startsWith("discard ")).map((a) => a.slice(8)));
-  const buttons = legal.filter((a) => !a.startsWith("discard ")).map((a) => {
+  const hunyous = new Set(legal.filter((a) => a.startsWith("hunyou ")).map((a) => a.slice(7)));
+  const picking = hunyous.size > 0 && hunyouMode === state.version; // B3: the next click declares 混儿悠
+  const discards = picking ? hunyous : new Set(legal.filter((a) => a.startsWith("discard ")).map((a) => a.slice(8)));
+  const buttons = legal.filter((a) => !a.startsWith("discard ") && !a.startsWith("hunyou ")).map((a) => {
     const [kind, arg] = a.split(" ");
-    const label = ACTION_LABEL[kind] ? ACTION_LABEL[kind](arg) : a;
-    const tile = arg && /^[1-9][mpsz]$/.test(arg) ? tileImg(arg, { size: "xs" }) : null;
-    return el("button", { class: `act act-${kind}${kind === "win" ? " primary" : ""}`, onclick: () => act(a) }, label, tile);
+    const label = kind === "win" ? winLabel(o.phase) : ACTION_LABEL[kind] ? ACTION_LABEL[kind](arg) : a;
+    let tiles = arg && /^[1-9][mpsz]$/.test(arg) ? [tileImg(arg, { size: "xs" })] : [];
+    if (kind === "chi") { // the sequence it makes, the claimed tile marked
+      tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", cls: o.window && x === o.window.tile ? "claimed" : "" }));
+    }
+    return el("button", { class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`,
+      "data-action": a, onclick: () => act(a) }, label, ...tiles);
   });
+  if (hunyous.size) { // 混儿悠 is a way to discard: the toggle picks which discard declares it
+    buttons.push(el("button", {
+      class: `mode mode-hunyou${picking ? " on" : ""}`, title: t("hunyou_tip"), "aria-pressed": picking ? "true" : "false",
+      onclick: () => { hunyouMode = picking ? -1 : state.version; renderHand(); },
+    }, "混儿悠 Hunyou"));
+  }
   const wilds = o.wilds || [];
   const row = el("div", { class: "handrow" });
   if (o.hand) {
@@ -383,11 +454,13 @@ function renderHand() {
     }
     const tileBox = (tile, extra) => {
       const can = discards.has(tile);
-      const img = tileImg(tile, { size: "lg", wild: wilds.includes(tile), cls: `${can ? "can" : ""} ${extra || ""}` });
+      const img = tileImg(tile, { size: "lg", wild: wilds.includes(tile), cls: `${can ? "can" : ""}${can && picking ? " hunyou" : ""} ${extra || ""}` });
       const wrap = el("span", { class: "htile" }, img);
       if (can) {
         wrap.addEventListener("click", () => {
-          if (wilds.includes(tile) && !confirm(t("discard_wild"))) return;
+          if (picking) { hunyouMode = -1; act(`hunyou ${tile}`); return; }
+          // a Tianjin wild discard makes one 小相公 (R2); a Beijing one costs nothing (B2)
+          if (!beijing() && wilds.includes(tile) && !confirm(t("discard_wild"))) return;
           act(`discard ${tile}`);
         });
         const h = hintFor(tile);
@@ -407,7 +480,10 @@ function renderHand() {
   } else if (["sit", "pull"].includes(o.phase)) {
     row.append(el("span", { class: "muted" }, state.to_act === mine ? (o.phase === "sit" ? t("choose_sit") : t("choose_pull")) : ""));
   }
-  box.replaceChildren(el("div", { class: "actions" }, buttons), row);
+  const notes = [];
+  if (picking) notes.push(el("span", { class: "note hunyou" }, t("hunyou_pick")));
+  if (beijing() && o.passed_win && !over()) notes.push(el("span", { class: "note" }, t("passed_win")));
+  box.replaceChildren(el("div", { class: "actions" }, buttons, notes), row);
 }
 
 function renderScores() {
@@ -437,19 +513,26 @@ function renderHints() {
     for (const d of rows) {
       const wins = d.waits.filter((w) => w.win);
       const what = wins.length
-        ? wins.map((w) => el("span", { class: "wait", title: `${w.name} · ${t("fan_n", w.fan)} · ${t("live_n", w.live)}` },
-          tileImg(w.tile, { size: "xs" }), ` ${w.fan}${lang() === "zh" ? "番" : "f"} ${w.name} (${w.live})`))
+        ? wins.map((w) => el("span", { class: "wait", title: `${w.name} · ${worth(w)} · ${t("live_n", w.live)}` },
+          tileImg(w.tile, { size: "xs" }), ` ${worthShort(w)} ${w.name} (${w.live})`))
         : [el("span", { class: "muted" }, d.waits.length ? t("not_win") : t("shanten_n", d.shanten))];
       parts.push(el("div", { class: "hintrow", "data-tile": d.tile },
-        tileImg(d.tile, { size: "sm", wild: d.wild }), el("span", { class: "arrow" }, "→"), el("span", { class: "waits" }, what)));
+        tileImg(d.tile, { size: "sm", wild: d.wild }), el("span", { class: "arrow" }, "→"), el("span", { class: "waits" }, what),
+        d.hunyou ? el("span", { class: "tag hunyou", title: t("hunyou_tip") }, t("hunyou_mark")) : null));
     }
   }
   panel.replaceChildren(...parts);
 }
 
+// a wait's worth: Tianjin's fan, Beijing's value (B5)
+function worth(w) { return w.value !== undefined ? t("value_n", w.value) : t("fan_n", w.fan); }
+function worthShort(w) {
+  return w.value !== undefined ? t("value_short", w.value) : `${w.fan}${lang() === "zh" ? "番" : "f"}`;
+}
+
 function score(d) {
   const wins = d.waits.filter((w) => w.win);
-  return wins.reduce((a, w) => a + w.fan * Math.max(w.live, 0.5), 0) * 10 - d.shanten;
+  return wins.reduce((a, w) => a + (w.value !== undefined ? w.value : w.fan) * Math.max(w.live, 0.5), 0) * 10 - d.shanten;
 }
 
 function highlightHint(tile) {
@@ -458,22 +541,67 @@ function highlightHint(tile) {
 
 // ---- the settlement ------------------------------------------------------------------------
 
-const REASON = { win: "reason_win", kong: "reason_kong", chan: "reason_chan", penalty: "reason_penalty" };
+const REASON = {
+  win: "reason_win", kong: "reason_kong", chan: "reason_chan", penalty: "reason_penalty", shaozhuang: "reason_shaozhuang",
+};
+
+function winHand(w, wilds) {
+  return el("div", { class: "winhand" },
+    ...sortTiles(w.hand).map((x) => tileImg(x, { size: "md", wild: wilds.includes(x) })),
+    el("span", { class: "gap" }), tileImg(w.tile, { size: "md", wild: wilds.includes(w.tile), cls: "winning" }),
+    el("span", { class: "gap" }), ...w.melds.map((m) => meldEl(m, wilds, "sm")));
+}
+
+// A Beijing hand (B5, B6): who won and how, each element and how they make the value, then each
+// payment with its factors (点炮 ×2, 上楼 ×2, 包三家, 抢杠, 互包, 混儿悠, 烧庄).
+function beijingSettlement(s, parts) {
+  const names = s.names;
+  const wilds = s.wilds || [];
+  if (s.win) {
+    const w = s.win;
+    const who = seatLabel(w.seat, names);
+    const from = w.from !== null && w.from !== undefined ? seatLabel(w.from, names) : "";
+    const line = w.hungang ? t("win_hungang", who) : w.rob_kong ? t("win_rob", who, from)
+      : from ? t("win_discard", who, from) : w.hunyou ? t("win_hunyou", who) : t("winner_is", who);
+    parts.push(el("div", { class: "winline" }, line,
+      w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null,
+      w.last_tile ? el("span", { class: "tag" }, t("last_tile")) : null));
+    parts.push(winHand(w, wilds));
+    parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("value_n", w.value)}`));
+    parts.push(el("table", { class: "elements" },
+      el("tr", {}, el("th", {}, t("elements")), el("th", {}, "中文"), el("th", {}, "English"), el("th", {}, "")),
+      w.elements.map((e) => el("tr", { class: e.counts ? "" : "muted" }, el("td", {}, e.code), el("td", {}, e.chinese),
+        el("td", {}, e.english), el("td", { class: "num" }, e.value)))));
+    parts.push(el("div", { class: "formula" },
+      el("div", { class: "muted small" }, `${t("value_how")} (${t(w.scoring === "add" ? "value_column_a" : "value_column_b")})`),
+      el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
+  } else {
+    parts.push(el("div", { class: "winline" }, t("drawn_hand")));
+    if (s.upstairs_next) parts.push(el("p", { class: "note" }, t("settle_upstairs_next")));
+  }
+  if (s.upstairs) parts.push(el("p", { class: "note" }, t("settle_upstairs")));
+  if (s.shaozhuang) parts.push(el("p", { class: "note" }, t("settle_shaozhuang", s.shaozhuang)));
+  if (s.payments.length) {
+    parts.push(el("h3", {}, t("payments")));
+    parts.push(el("table", { class: "payments" }, s.payments.map((p) => el("tr", {},
+      el("td", {}, seatLabel(p.payer, names)), el("td", { class: "muted" }, "→"), el("td", {}, seatLabel(p.payee, names)),
+      el("td", { class: "num" }, String(p.amount)), el("td", { class: "muted" }, t(REASON[p.reason] || p.reason)),
+      el("td", { class: "why small" }, (p.why || []).map((f) => t(`why_${f.key}`, f.times)).join(" · "))))));
+  }
+}
 
 function showSettlement() {
   const s = settlement;
   if (!s) return;
   const names = s.names;
   const parts = [el("h2", {}, `${t("settlement")} · ${t("hand_of", s.hand + 1)}`)];
-  if (s.win) {
+  if (s.family === "beijing") beijingSettlement(s, parts);
+  else if (s.win) {
     const w = s.win;
     const wilds = s.wilds || [];
     parts.push(el("div", { class: "winline" }, t("winner_is", seatLabel(w.seat, names)),
       w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null, w.tianhu ? el("span", { class: "tag" }, t("tianhu")) : null));
-    parts.push(el("div", { class: "winhand" },
-      ...sortTiles(w.hand).map((x) => tileImg(x, { size: "md", wild: wilds.includes(x) })),
-      el("span", { class: "gap" }), tileImg(w.tile, { size: "md", wild: wilds.includes(w.tile), cls: "winning" }),
-      el("span", { class: "gap" }), ...w.melds.map((m) => meldEl(m, wilds, "sm"))));
+    parts.push(winHand(w, wilds));
     parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("fan_n", w.fan)}`));
     parts.push(el("table", { class: "elements" },
       el("tr", {}, el("th", {}, t("elements")), el("th", {}, "中文"), el("th", {}, "English"), el("th", {}, "")),
@@ -483,7 +611,7 @@ function showSettlement() {
     parts.push(el("div", { class: "winline" }, t("drawn_hand")));
   }
   if (s.chan) parts.push(el("p", {}, `${t("chan")}: ${s.chan} ${tileName(s.chan)}`));
-  if (s.payments.length) {
+  if (s.family !== "beijing" && s.payments.length) {
     parts.push(el("h3", {}, t("payments")));
     parts.push(el("table", { class: "payments" }, s.payments.map((p) => el("tr", {},
       el("td", {}, seatLabel(p.payer, names)), el("td", { class: "muted" }, "→"), el("td", {}, seatLabel(p.payee, names)),
