@@ -670,7 +670,9 @@ class Room:
         self.rules = rules
         self.bot_kind = bots
         self.timer_s = timer_s
-        self.seed = secrets.randbelow(2**31) if seed is None else seed
+        # 62 bits: the seed determines every hand and the wall, so it must not be guessable from the
+        # public dice (a 31-bit seed could be searched); the store keeps seeds as signed 64-bit
+        self.seed = secrets.randbelow(2**62) if seed is None else seed
         self.address = address  # who created it (the per-address cap on unseen rooms)
         self.players: list[Player] = []
         self.spectators: set[Connection] = set()
