@@ -611,3 +611,15 @@ def test_waits_context() -> None:
     assert ws[0].to_dict()["reason"] == ws[0].reason and ws[0].live == 3
     with pytest.raises(InvalidBeijingHand, match="not waited for"):
         waits("123m456m789m5s", "[111p]", "1z", B, WinContext(hungang=True))
+
+
+def test_every_element_value_has_a_chinese_text():
+    """The web table's settlement in Chinese shows each element's value in Chinese (no English words)."""
+    import re
+
+    from tjmj.families.beijing.elements import ELEMENTS
+
+    for e in ELEMENTS:
+        for scoring in ("multiply", "add"):
+            d = e.to_dict(scoring)
+            assert d["value_zh"] and not re.search("[a-z]{2,}", d["value_zh"]), (e.code, scoring, d)

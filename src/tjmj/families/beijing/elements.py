@@ -194,8 +194,20 @@ class BeijingElement:
         return f"+{cls.fan}" if cls.fan is not None else "listed"
 
     @classmethod
+    def value_text_zh(cls, scoring: str) -> str:
+        """The same in Chinese (the web table's settlement in Chinese)."""
+        text = cls.value_text(scoring)
+        if text.endswith(" flat"):
+            return f"固定 {text[:-5]}"
+        return _ZH_VALUE.get(text, text)
+
+    @classmethod
     def to_dict(cls, scoring: str) -> dict[str, str]:
-        return {"code": cls.code, "chinese": cls.chinese, "english": cls.english, "value": cls.value_text(scoring)}
+        return {"code": cls.code, "chinese": cls.chinese, "english": cls.english, "value": cls.value_text(scoring),
+                "value_zh": cls.value_text_zh(scoring)}
+
+
+_ZH_VALUE = {"not halved": "不减半", "×2 on the discarder's payment": "点炮者付 ×2", "listed": "只列出", "–": "–"}
 
 
 # --------------------------------------------------------------------------------------------

@@ -571,7 +571,7 @@ function beijingSettlement(s, parts) {
     parts.push(el("table", { class: "elements" },
       el("tr", {}, el("th", {}, t("elements")), el("th", {}, "中文"), el("th", {}, "English"), el("th", {}, "")),
       w.elements.map((e) => el("tr", { class: e.counts ? "" : "muted" }, el("td", {}, e.code), el("td", {}, e.chinese),
-        el("td", {}, e.english), el("td", { class: "num" }, e.value)))));
+        el("td", {}, e.english), el("td", { class: "num" }, lang() === "zh" && e.value_zh ? e.value_zh : e.value)))));
     parts.push(el("div", { class: "formula" },
       el("div", { class: "muted small" }, `${t("value_how")} (${t(w.scoring === "add" ? "value_column_a" : "value_column_b")})`),
       el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
