@@ -10,6 +10,8 @@ Every line runs in this process, on one core (``simulate(..., workers=1)``, no r
   hand ends as a 荒牌 draw after the whole wall);
 * tjmj ``greedy``: the same, but it always takes a legal win;
 * tjmj ``baseline``: the shanten bot of :mod:`tjmj.bots.baseline` (it reads the observation);
+* the same ``random`` and ``baseline`` lines in Beijing mahjong (preset ``beijing``, docs/rules/BEIJING.md:
+  one wild kind, chi, discard wins), beside the Tianjin ones;
 * ``rlcard`` 1.2.0 ``mahjong`` (one hand per game) with four ``RandomAgent`` via ``env.run``;
 * ``riichienv`` 0.4.11 one-hand 4-player games (``game_mode=0``, YON_IKKYOKU) with four
   ``riichienv.agents.RandomAgent``.
@@ -30,14 +32,15 @@ from typing import Any
 
 from _machine import machine as _machine
 from _machine import version
+from tjmj.rules import CLASSIC, Rules
 from tjmj.simulate import simulate
 
 TARGET_X_RLCARD = 10.0
 
 
-def tjmj_line(bots: str, hands: int, seed: int) -> Callable[[], tuple[int, float, dict[str, Any]]]:
+def tjmj_line(bots: str, hands: int, seed: int, rules: Rules = CLASSIC) -> Callable[[], tuple[int, float, dict[str, Any]]]:
     def run() -> tuple[int, float, dict[str, Any]]:
-        s = simulate(hands=hands, seed=seed, bots=bots, workers=1)
+        s = simulate(hands=hands, seed=seed, rules=rules, bots=bots, workers=1)
         return s.hands, s.seconds, {"mean_turns": round(s.discards / s.hands, 1), "wins": s.wins}
 
     return run
@@ -109,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         "tjmj random": tjmj_line("random", hands, args.seed),
         "tjmj greedy (random, wins when it can)": tjmj_line("greedy", hands, args.seed),
         "tjmj baseline": tjmj_line("baseline", max(1, hands // 2), args.seed),
+        "tjmj random, beijing": tjmj_line("random", hands, args.seed, Rules.preset("beijing")),
+        "tjmj baseline, beijing": tjmj_line("baseline", max(1, hands // 2), args.seed, Rules.preset("beijing")),
         "rlcard mahjong, random agents": rlcard_line(games, args.seed),
         "riichienv one hand, random agents": riichienv_line(5 * games, args.seed),
     }

@@ -404,3 +404,126 @@ def test_documented_fields_are_the_fields_sent(tmp_path: Path) -> None:
     assert {"start_game", "start_kyoku", "tsumo", "dahai", "end_kyoku", "end_game"} <= set(seen)
     for t, required in EVENT_FIELDS.items():  # types this match did not show: at least the record's fields
         assert set(required) | {"type"} <= documented[t], t
+
+
+# ---- Beijing: the same protocol, its own actions, events and observation (docs/bot-protocol.md) ------
+
+
+def test_documented_beijing_fields_are_the_fields_sent(tmp_path: Path) -> None:
+    """The Beijing section of docs/bot-protocol.md (its events, the observation, seats[i], the action
+    words) equals what an outside bot receives in matches of both Beijing presets."""
+    from tjmj.bots import make_bot
+    from tjmj.record import BEIJING_EVENT_FIELDS
+    from tjmj.rules import Rules
+
+    actions, events, obs_rows, seat_rows = _doc_tables()["Beijing"]
+    documented = {name: _names(rest) for name, rest in events}
+    optional = {"dahai": {"hunyou"}}  # only on a 混儿悠 discard
+    assert set(documented) == set(BEIJING_EVENT_FIELDS)
+    for t, required in BEIJING_EVENT_FIELDS.items():
+        assert set(required) | {"type"} <= documented[t], t
+    obs_fields = {n for n, _ in obs_rows}
+    seat_fields = {n for n, _ in seat_rows}
+    verbs = {name.split()[0] for name, _ in actions} | {"discard", "ankong", "added_kong", "kong", "pon", "pass"}
+    phases: set[str] = set()
+    seen: set[str] = set()
+    for preset, seed in (("beijing", 4), ("beijing_a", 5)):
+        log, script = recorder(tmp_path, "{'type': 'none', 'id': msg['id']}")
+        bot = ExternalBot([sys.executable, str(script)])
+        try:
+            play(Rules.preset(preset, match_hands=3), seed, [bot, make_bot("strong"), make_bot("baseline"),
+                                                             make_bot("greedy")])
+        finally:
+            bot.close()
+        msgs = [json.loads(x) for x in log.read_text().splitlines()]
+        hello = msgs[0]
+        assert set(hello) == {n for n, _ in _doc_tables()["`hello`"][0]} and hello["rules"]["family"] == "beijing"
+        for x in msgs:
+            if x["type"] in documented:
+                assert documented[x["type"]] - optional.get(x["type"], set()) <= set(x) <= documented[x["type"]], x
+                seen.add(x["type"])
+        requests = [x for x in msgs if x["type"] == "request"]
+        assert requests and bot.errors == {}
+        for r in requests:
+            obs = r["observation"]
+            phases.add(obs["phase"])
+            assert set(obs) == obs_fields, obs["phase"]
+            assert all(set(st) == seat_fields for st in obs["seats"])
+            assert {a.split()[0] for a in r["legal"]} <= verbs
+            if obs["phase"] != "turn":
+                assert obs["window"]["kind"] == ("rob" if obs["phase"] == "rob" else "discard")
+                assert obs["window"]["waiting"][0] == obs["seat"] and "pass" in r["legal"]
+    assert {"turn", "claim"} <= phases
+    assert {"start_game", "start_kyoku", "tsumo", "dahai", "hora", "end_kyoku", "end_game"} <= seen
+
+
+def _beijing(rules_kw: dict[str, Any] | None = None, **wall_kw: Any) -> Match:
+    from tjmj.rules import Rules
+
+    from .scripted import script_wall
+
+    w = script_wall(wall_kw.pop("dealer", 0), wall_kw.pop("hands", {}), wild_method="tail",
+                    indicator=wall_kw.pop("indicator", "7z"), **wall_kw)
+    return Match(Rules.preset("beijing", match_hands=1, **(rules_kw or {})), 1, walls=[w])
+
+
+def _safe_both(m: Match) -> tuple[str, str]:
+    seat = m.to_act
+    obs = json.loads(json.dumps(m.observation(seat)))
+    legal = m.legal_actions(seat)
+    return str(safe_default(legal, obs)), _simple_bot().safe([str(a) for a in legal], obs)
+
+
+def test_safe_defaults_in_beijing_never_win_claim_or_declare() -> None:
+    """docs/bot-protocol.md: in a Beijing claim or rob window the safe default (the engine's and the
+    example bot's) passes; on a turn where 混杠, a win and 混儿悠 are legal it discards a plain tile."""
+    from .scripted import draw_until
+    from .scripted import play as play_steps
+
+    # a claim window with win and chi on offer (seat 1 is the dealer's 下家)
+    m = _beijing(hands={0: "3m", 1: "12m456p789p11s78s5z"}, avoid="3m")
+    play_steps(m, "0 discard 3m")
+    texts = [str(a) for a in m.legal_actions(1)]
+    assert "win" in texts and "chi 1m" in texts
+    assert _safe_both(m) == ("pass", "pass")
+    # a rob window
+    m = _beijing(hands={0: "7p", 1: "7p7p", 2: "123m456m789m1s1s8p9p"}, draws={3: "7p"}, avoid="7p")
+    play_steps(m, "0 discard 7p", "1 pon 7p", "2 pass")
+    play_steps(m, f"1 {next(a for a in map(str, m.legal_actions(1)) if a.startswith('discard') and a != 'discard 7p')}")
+    draw_until(m, 4)
+    play_steps(m, "1 added_kong 7p")
+    assert m.phase == "rob" and _safe_both(m) == ("pass", "pass")
+    # a turn with 混杠, a win and 混儿悠 legal: a plain discard (the drawn tile is a wild: not it)
+    m = _beijing(hands={1: "123m456m789m1p5z5z5z"}, draws="5z")
+    while m.to_act != 1 or m.phase != "turn":
+        seat = m.to_act
+        play_steps(m, f"{seat} {safe_default(m.legal_actions(seat), m.observation(seat))}")
+    texts = [str(a) for a in m.legal_actions(1)]
+    assert {"hungang", "win"} <= set(texts) and any(t.startswith("hunyou") for t in texts)
+    engine, example = _safe_both(m)
+    for choice in (engine, example):
+        assert choice.startswith("discard ") and choice != "discard 5z", choice
+    m.apply(1, engine)
+
+
+def test_safe_default_discards_a_wild_in_beijing_when_nothing_else_is_left() -> None:
+    """Where every discard is a wild, Beijing's safe default discards one (no penalty there, B2): never
+    the win or the kong that comes first in the legal actions."""
+    legal = [Action.parse(t) for t in ("win", "discard 5z")]
+    obs = {"upstairs": False, "wilds": ["5z"], "hand": ["5z", "5z"], "drawn": "5z"}
+    assert str(safe_default(legal, obs)) == "discard 5z"
+    assert _simple_bot().safe(["win", "discard 5z"], obs) == "discard 5z"
+    tianjin = {k: v for k, v in obs.items() if k != "upstairs"}
+    assert str(safe_default(legal, tianjin)) == "win"  # Tianjin: unchanged (a wild discard is 小相公, R2)
+
+
+@pytest.mark.parametrize("preset", ["beijing", "beijing_a"])
+def test_simple_bot_plays_a_beijing_tournament_without_errors(preset: str) -> None:
+    from tjmj.rules import Rules
+
+    r = tournament([SIMPLE, "baseline", "random", "strong"], hands=16, seed=1, match_hands=4, workers=2,
+                   rules=Rules.preset(preset))
+    s = r.stats[SIMPLE].to_dict()
+    assert r.family == "beijing" and s["hands"] == 16 and s["decisions"] > 50
+    assert s["errors"] == 0 and s["defaults"] == 0 and s["claims"] == 0  # it never chis or pons
+    assert sum(v.points for v in r.stats.values()) == 0

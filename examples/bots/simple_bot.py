@@ -4,15 +4,16 @@
 Standard library only.  It reads one JSON object per line on stdin and, for every ``request``,
 writes one ``action`` line on stdout (and flushes).  Its play:
 
-* win whenever ``win`` is legal;
+* win whenever ``win`` is legal (on its turn, on a discard, robbing a kong), and 混杠 (Beijing);
 * take a concealed or added kong when it can (kongs score, R6); claim a kong on a discard;
-* never sit or pull (坐庄/拉庄 raise the stakes), never pon;
+* never sit or pull (坐庄/拉庄 raise the stakes), never pon or chi, never 混儿悠;
 * otherwise discard the most isolated tile: an honour with no pair first, then a suited tile with
   no neighbours, and never a wild (混儿) unless only wilds are left.
 
 When its own play cannot decide (an observation it does not understand, an error in ``choose``),
 it falls back on ``safe``: pass, ``sit 0``/``pull 0``, the drawn tile if it is not a wild, the most
-isolated non-wild tile — never a kong, a win or a wild discard while a plain choice exists.
+isolated non-wild tile — never a kong, a win or a wild discard while a plain choice exists.  It
+plays both rule families: a Beijing observation has an ``upstairs`` field.
 Remember that ``hand`` includes the drawn tile and that ``drawn`` is null on the dealer's first turn
 and after a pon (docs/bot-protocol.md).
 
@@ -62,12 +63,17 @@ def safe(legal: list[str], obs: dict) -> str:
         return f"discard {drawn}"
     if discards:
         return most_isolated(discards, obs)
+    if "upstairs" in obs:  # Beijing: a wild discard costs nothing (B2), a win or kong is not a fallback
+        for a in legal:
+            if a.startswith("discard "):
+                return a
     return legal[0]  # every discard is a wild: nothing plain is left
 
 
 def choose(legal: list[str], obs: dict) -> str:
-    if "win" in legal:
-        return "win"
+    for win in ("hungang", "win"):  # Beijing's 混杠 (four wilds) is a flat 40: better than most wins
+        if win in legal:
+            return win
     for kind in ("ankong", "added_kong", "kong"):
         for a in legal:
             if a.split()[0] == kind:

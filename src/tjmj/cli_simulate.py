@@ -3,6 +3,7 @@
     tjmj simulate --hands 2000 --seed 1
     tjmj simulate --matches 10 --rules yiyou --bots baseline,baseline,random,baseline --out rec.jsonl
     tjmj simulate --hands 500 --set min_fan=1 --workers 4 --json
+    tjmj simulate --hands 2000 --rules beijing --bots strong,baseline,baseline,baseline
 
 Registered on the ``tjmj`` group by :mod:`tjmj.cli`.  Bad input exits with status 2 and one
 ``Error: …`` line, like the other commands; an ``--out`` that cannot be written and a ``cmd:`` bot
@@ -72,7 +73,7 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def simulate(hands: int | None, matches: int | None, seed: int, preset: str, sets: tuple[str, ...], bots: str,
              out: str | None, workers: int, hands_per_match: int, as_json: bool) -> None:
-    """Self-play: bots play HANDS hands or MATCHES matches; print a summary (wins, fan, kongs, speed)."""
+    """Self-play: bots play HANDS hands or MATCHES matches; print a summary (wins, fan or value, kongs, speed)."""
     if (hands is None) == (matches is None):
         raise click.UsageError("give exactly one of --hands N or --matches N")
     names = _parse_bots(bots)
@@ -120,22 +121,18 @@ def _show(s: Summary, rules: Rules, seed: int) -> None:
     t = Table(title=f"Self-play — {escape(rules.name)}, seed {seed}, bots {escape(bots)}")
     t.add_column("figure")
     t.add_column("value", justify="right")
-    rows = [
+    head = [
         ("hands / matches", f"{d['hands']} / {d['matches']}"),
         ("wins", f"{d['wins']} ({d['win_rate']:.1%})"),
         ("draws (荒牌)", f"{d['draws']} ({d['draw_rate']:.1%})"),
         ("wins by seat (E S W N)", " ".join(map(str, d["wins_by_seat"]))),
-        ("mean fan of a win", f"{d['mean_fan']:.2f}"),
-        ("天胡", str(d["tianhu"])),
-        ("铲 (R7)", str(d["chan"])),
-        ("kongs: 明杠 / 暗杠 / 金杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in
-                                                  ("daiminkan", "ankan", "gold_ankan", "kakan"))),
-        ("pons", str(d["pons"])),
-        ("wild discards (小相公)", str(d["wild_discards"])),
-        ("sits / pulls per hand", f"{d['sits'] / hands:.2f} / {d['pulls'] / hands:.2f}"),
+    ]
+    tail = [
         ("mean turns (discards per hand)", f"{d['mean_turns']:.1f}"),
         ("time", f"{d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)"),
     ]
+    beijing = s.family == "beijing"
+    rows = head + (_beijing_rows(d, hands) if beijing else _tianjin_rows(d, hands)) + tail
     for k, v in rows:
         t.add_row(escape(k), escape(v))
     con.print(t)
@@ -145,10 +142,58 @@ def _show(s: Summary, rules: Rules, seed: int) -> None:
     for name in d["wins_by_bot"]:
         b.add_row(escape(name), str(d["bots"].count(name)), str(d["wins_by_bot"][name]), str(d["points_by_bot"][name]))
     con.print(b)
-    if d["combinations"]:
+    if beijing:
+        _show_elements(con, d)
+    elif d["combinations"]:
         c = Table(title="Winning combinations (R5.3)")
         for col in ("combination", "count", "share", "mean fan"):
             c.add_column(col, justify="left" if col == "combination" else "right")
         for name, v in d["combinations"].items():
             c.add_row(escape(name), str(v["count"]), f"{v['frequency']:.1%}", f"{v['mean_fan']:.1f}")
         con.print(c)
+
+
+def _tianjin_rows(d: dict[str, Any], hands: int) -> list[tuple[str, str]]:
+    return [
+        ("mean fan of a win", f"{d['mean_fan']:.2f}"),
+        ("天胡", str(d["tianhu"])),
+        ("铲 (R7)", str(d["chan"])),
+        ("kongs: 明杠 / 暗杠 / 金杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in
+                                                  ("daiminkan", "ankan", "gold_ankan", "kakan"))),
+        ("pons", str(d["pons"])),
+        ("wild discards (小相公)", str(d["wild_discards"])),
+        ("sits / pulls per hand", f"{d['sits'] / hands:.2f} / {d['pulls'] / hands:.2f}"),
+    ]
+
+
+def _beijing_rows(d: dict[str, Any], hands: int) -> list[tuple[str, str]]:
+    wins = d["wins"] or 1
+    return [
+        ("wins: self-drawn / on a discard / 抢杠",
+         f"{d['self_drawn']} / {d['discard_wins']} / {d['rob_kong_wins']} ({d['discard_wins'] / wins:.0%} on a discard)"),
+        ("mean value of a win (B5)", f"{d['mean_value']:.2f}"),
+        ("kongs: 明杠 / 暗杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in ("daiminkan", "ankan", "kakan"))),
+        ("chi / pon", f"{d['chis']} / {d['pons']}"),
+        ("烧庄 (B6): declared / paid", f"{d['shaozhuang']} / {d['shaozhuang_paid']}"),
+        ("上楼 hands (B6)", f"{d['upstairs']} ({d['upstairs'] / hands:.1%})"),
+        ("混儿悠 (B3): declared / won", f"{d['hunyou_declared']} / {d['hunyou_won']}"),
+        ("混杠 (B2)", str(d["hungang"])),
+    ]
+
+
+def _show_elements(con: Any, d: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .families.beijing.elements import ELEMENT_BY_CODE
+
+    if not d["elements"]:
+        return
+    c = Table(title="Elements of the wins (B5)")
+    for col in ("element", "wins", "share of wins", "mean value"):
+        c.add_column(col, justify="left" if col == "element" else "right")
+    for code, v in d["elements"].items():
+        e = ELEMENT_BY_CODE.get(code)
+        label = f"{e.chinese} {code}" if e is not None else code
+        c.add_row(escape(label), str(v["count"]), f"{v['frequency']:.1%}", f"{v['mean_value']:.1f}")
+    con.print(c)

@@ -2,6 +2,7 @@
 
     tjmj tournament --bots baseline,random,baseline,random --hands 400
     tjmj tournament --bots "cmd:python3 examples/bots/simple_bot.py",baseline,baseline,baseline --hands 200 --json
+    tjmj tournament --bots strong,baseline,baseline,baseline --hands 2000 --rules beijing_a --workers 2
 
 Bad input exits with status 2 and one ``Error: …`` line; a ``--bot-log`` that cannot be written and
 a ``cmd:`` bot whose program cannot be started are found before any hand is played.  The progress bar goes to stderr, only
@@ -17,7 +18,7 @@ from collections.abc import Callable
 import click
 
 from .bots import BOT_NAMES
-from .bots.external import BotStartError
+from .bots.external import BotStartError, is_external
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .rules import PRESETS, Rules, RulesError
 from .tournament import MATCH_HANDS, Report, check_bot
@@ -100,17 +101,34 @@ def _show(r: Report) -> None:
 
     d = r.to_dict()
     con = Console(highlight=False)
+    beijing = r.family == "beijing"
     t = Table(title=f"Duplicate tournament — {escape(r.rules)}, seed {r.seed}: {d['deal_sets']} deal sets "
                     f"× 4 rotations × {r.match_hands} hands")
-    cols = ("bot", "n", "pts/hand", "95% CI", "win", "fan", "kongs", "铲", "errors")
+    # Beijing's table has more figures: 烧庄 and errors are shown where there are some (--json has all)
+    outside = any(is_external(n) for n in d["results"])
+    shao = any(s.get("shaozhuang") for s in d["results"].values())
+    cols = (("bot", "n", "pts/hand", "95% CI", "win", "自摸", "value", "点炮", "吃碰", *(("烧庄",) if shao else ()),
+             *(("errors",) if outside else ()))
+            if beijing else ("bot", "n", "pts/hand", "95% CI", "win", "fan", "kongs", "铲", "errors"))
     for c in cols:
         t.add_column(c, justify="left" if c == "bot" else "right", overflow="fold")
     ranked = sorted(d["results"].items(), key=lambda kv: -kv[1]["mean_points"])
     for name, s in ranked:
         ci = f"±{s['ci95_half_width']:.2f}" if s["ci95_half_width"] is not None else "—"
         errs = ", ".join(f"{k} {v}" for k, v in s["errors_by_kind"].items() if v) or "0"
-        t.add_row(escape(name), str(s["players"]), f"{s['mean_points']:+.3f}", ci, f"{s['win_rate']:.1%}",
-                  f"{s['mean_fan']:.2f}", str(s["kongs"]), str(s["chan"]), escape(errs))
+        head = [escape(name), str(s["players"]), f"{s['mean_points']:+.3f}", ci, f"{s['win_rate']:.1%}"]
+        if beijing:
+            drawn = f"{s['self_drawn'] / s['wins']:.0%}" if s["wins"] else "—"
+            rest = [drawn, f"{s['mean_value']:.2f}", f"{s['deal_in_rate']:.1%}", str(s["claims"]),
+                    *((str(s["shaozhuang"]),) if shao else ()), *((escape(errs),) if outside else ())]
+        else:
+            rest = [f"{s['mean_fan']:.2f}", str(s["kongs"]), str(s["chan"]), escape(errs)]
+        t.add_row(*head, *rest)
     con.print(t)
-    con.print("n: places held · pts/hand: mean points per hand played · fan: mean fan of a win · 铲: times paid")
+    if beijing:
+        con.print("n: places held · pts/hand: mean points per hand played · 自摸: share of its wins self-drawn · "
+                  "value: mean value of a win (B5) · 点炮: share of its hands dealt in (another player won on its "
+                  "discard) · 吃碰: chi and pon made" + (" · 烧庄: times paid (B6)" if shao else ""))
+    else:
+        con.print("n: places held · pts/hand: mean points per hand played · fan: mean fan of a win · 铲: times paid")
     con.print(f"{d['hands']} hands in {d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)")

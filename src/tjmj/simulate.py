@@ -37,10 +37,12 @@ from .game import Match
 from .rules import CLASSIC, Rules
 from .wall import SEATS
 
-__all__ = ["simulate", "Summary", "match_seed", "play_match", "output_file_problem", "HANDS_PER_MATCH", "KONG_TYPES"]
+__all__ = ["simulate", "Summary", "match_seed", "play_match", "output_file_problem", "HANDS_PER_MATCH", "KONG_TYPES",
+           "BEIJING_KONG_TYPES"]
 
 HANDS_PER_MATCH = 50  # --hands: hands per match (R9 match_hands)
 KONG_TYPES = ("daiminkan", "ankan", "gold_ankan", "kakan")  # 明杠, 暗杠, 金杠, 加杠 (R4, R6)
+BEIJING_KONG_TYPES = ("daiminkan", "ankan", "kakan")  # Beijing has no 金杠: four wilds are 混杠 (B2)
 _MAX_STEPS_PER_HAND = 10_000  # far above any real hand: a stuck engine fails loudly instead of hanging
 
 
@@ -82,6 +84,11 @@ class Summary:
 
     Seats are the match's seats 0–3 (E S W N, R3); ``bots`` are per player (the order given),
     and the engine seats players at random, so per-bot figures follow the seating.
+
+    ``family`` is the rule family played (``tianjin``, ``beijing``): the figures common to both
+    are counted for every match, and each family's own (Tianjin: 天胡, 铲, 小相公, 坐庄/拉庄, fan;
+    Beijing: chi, wins on a discard, 烧庄, 上楼, 混儿悠, 混杠, value by element) only in its
+    ``to_dict()``.
     """
 
     bots: tuple[str, ...] = ()
@@ -94,7 +101,7 @@ class Summary:
     points_by_bot: dict[str, int] = field(default_factory=dict)
     draws: int = 0  # 荒牌: ryukyoku events
     tianhu: int = 0
-    combinations: dict[str, list[int]] = field(default_factory=dict)  # name -> [count, fan sum]
+    combinations: dict[str, list[int]] = field(default_factory=dict)  # name -> [count, fan (value) sum]
     chan: int = 0  # 铲 (R7)
     kongs: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KONG_TYPES, 0))
     discards: int = 0
@@ -103,6 +110,19 @@ class Summary:
     sits: int = 0
     pulls: int = 0
     seconds: float = 0.0
+    family: str = "tianjin"
+    # Beijing (docs/rules/BEIJING.md)
+    chis: int = 0  # 吃 (B3)
+    self_drawn: int = 0  # wins by self-draw (replacement draws and 混儿悠 included)
+    discard_wins: int = 0  # wins on a discard (点炮, B3)
+    rob_kong_wins: int = 0  # 抢杠 (B3)
+    shaozhuang: int = 0  # 烧庄 events (B6)
+    shaozhuang_paid: int = 0  # hands whose settlement paid a 烧庄 (not paid in a drawn hand)
+    upstairs: int = 0  # hands played 上楼 (B6)
+    hunyou_declared: int = 0  # 混儿悠 discards (B3)
+    hunyou_won: int = 0  # 混儿悠 that won on the next draw
+    hungang: int = 0  # 混杠 wins (B2)
+    elements: dict[str, list[int]] = field(default_factory=dict)  # element code -> [wins, value sum] (B5)
 
     @property
     def wins(self) -> int:
@@ -114,10 +134,14 @@ class Summary:
         self.matches += 1
         for ev in events:
             t = ev["type"]
+            if t == "tsumo":
+                continue  # the commonest event, with dahai: nothing to count
             if t == "dahai":
                 self.discards += 1
                 if ev["wild"]:
                     self.wild_discards += 1
+                if "hunyou" in ev:
+                    self.hunyou_declared += 1
             elif t == "hora":
                 seat = ev["actor"]
                 player = seating[seat]
@@ -125,13 +149,33 @@ class Summary:
                 self.wins_by_player[player] += 1
                 name = bots_by_player[player]
                 self.wins_by_bot[name] = self.wins_by_bot.get(name, 0) + 1
-                if ev.get("tianhu"):
-                    self.tianhu += 1
+                if "value" in ev:  # Beijing: a value (B5), and wins on a discard or a robbed kong (B3)
+                    worth = ev["value"]
+                    if ev["rob_kong"]:
+                        self.rob_kong_wins += 1
+                    elif ev["self_drawn"]:
+                        self.self_drawn += 1
+                    else:
+                        self.discard_wins += 1
+                    if ev.get("hunyou"):
+                        self.hunyou_won += 1
+                    for code in ev["elements"]:
+                        e = self.elements.setdefault(code, [0, 0])
+                        e[0] += 1
+                        e[1] += worth
+                    if ev["elements"] == ["HUNGANG"]:
+                        self.hungang += 1
+                else:
+                    worth = ev["fan"]
+                    if ev.get("tianhu"):
+                        self.tianhu += 1
                 c = self.combinations.setdefault(ev["name"], [0, 0])
                 c[0] += 1
-                c[1] += ev["fan"]
+                c[1] += worth
             elif t == "pon":
                 self.pons += 1
+            elif t == "chi":
+                self.chis += 1
             elif t == "daiminkan":
                 self.kongs["daiminkan"] += 1
             elif t == "ankan":
@@ -142,13 +186,22 @@ class Summary:
                 self.draws += 1
             elif t == "chan":
                 self.chan += 1
+            elif t == "shaozhuang":
+                self.shaozhuang += 1
             elif t == "end_kyoku":
                 self.hands += 1
+                if self.family == "beijing" and any(p["reason"] == "shaozhuang" for p in ev["payments"]):
+                    self.shaozhuang_paid += 1
             elif t == "start_kyoku":
-                self.sits += bool(ev["sit"])
-                self.pulls += sum(ev["pulls"])
+                if "sit" in ev:
+                    self.sits += bool(ev["sit"])
+                    self.pulls += sum(ev["pulls"])
+                if ev.get("upstairs"):
+                    self.upstairs += 1
             elif t == "start_game":
                 seating = list(ev["seating"])
+                rules = ev.get("rules")
+                self.family = rules.get("family", "tianjin") if isinstance(rules, dict) else "tianjin"
             elif t == "end_game":
                 for seat, pts in enumerate(ev["scores"]):
                     player = seating[seat]
@@ -156,11 +209,16 @@ class Summary:
                     name = bots_by_player[player]
                     self.points_by_bot[name] = self.points_by_bot.get(name, 0) + pts
 
+    _COUNTS = ("hands", "matches", "draws", "tianhu", "chan", "discards", "wild_discards", "pons", "sits", "pulls",
+               "chis", "self_drawn", "discard_wins", "rob_kong_wins", "shaozhuang", "shaozhuang_paid", "upstairs",
+               "hunyou_declared", "hunyou_won", "hungang")
+
     def merge(self, other: Summary) -> None:
         """Add another run's counts (used to combine matches in index order)."""
-        for attr in ("hands", "matches", "draws", "tianhu", "chan", "discards", "wild_discards", "pons", "sits",
-                     "pulls"):
+        for attr in self._COUNTS:
             setattr(self, attr, getattr(self, attr) + getattr(other, attr))
+        if other.matches:
+            self.family = other.family
         for i in range(SEATS):
             self.wins_by_seat[i] += other.wins_by_seat[i]
             self.wins_by_player[i] += other.wins_by_player[i]
@@ -169,21 +227,50 @@ class Summary:
                      (self.kongs, other.kongs)):
             for k, v in o.items():
                 d[k] = d.get(k, 0) + v
-        for name, (n, fan) in other.combinations.items():
-            c = self.combinations.setdefault(name, [0, 0])
-            c[0] += n
-            c[1] += fan
+        for table, theirs in ((self.combinations, other.combinations), (self.elements, other.elements)):
+            for name, (n, worth) in theirs.items():
+                c = table.setdefault(name, [0, 0])
+                c[0] += n
+                c[1] += worth
 
     @property
     def hands_per_s(self) -> float:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form; ``seconds`` and ``hands_per_s`` are the only machine-dependent keys."""
+        """The JSON form; ``seconds`` and ``hands_per_s`` are the only machine-dependent keys.
+
+        The keys common to every family come first; Tianjin adds ``tianhu``, ``mean_fan`` (and
+        ``mean_fan`` per combination), ``chan``, ``pons``, ``wild_discards`` (小相公), ``sits`` and
+        ``pulls``; Beijing adds ``family``, the wins by how they were won, ``mean_value`` (and per
+        combination), ``chis``, ``pons``, ``shaozhuang``, ``upstairs``, 混儿悠, 混杠 and
+        ``elements`` (B5: wins, share of wins and mean value of the wins holding each element)."""
+        if self.family == "beijing":
+            return self._beijing_dict()
         hands = self.hands or 1
         wins = self.wins or 1
-        names = list(dict.fromkeys(self.bots))  # per-bot figures in the order the bots were given
         combos = sorted(self.combinations.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        return {
+            **self._common(),
+            "tianhu": self.tianhu,
+            "combinations": {
+                name: {"count": n, "frequency": n / wins, "mean_fan": fan / n} for name, (n, fan) in combos
+            },
+            "mean_fan": sum(f for _, f in self.combinations.values()) / wins,
+            "chan": self.chan,
+            "kongs": dict(self.kongs),
+            "pons": self.pons,
+            "wild_discards": self.wild_discards,
+            "sits": self.sits,
+            "pulls": self.pulls,
+            "mean_turns": self.discards / hands,
+            "seconds": self.seconds,
+            "hands_per_s": self.hands_per_s,
+        }
+
+    def _common(self) -> dict[str, Any]:
+        hands = self.hands or 1
+        names = list(dict.fromkeys(self.bots))  # per-bot figures in the order the bots were given
         return {
             "hands": self.hands,
             "matches": self.matches,
@@ -197,17 +284,38 @@ class Summary:
             "wins_by_bot": {n: self.wins_by_bot.get(n, 0) for n in names},
             "points_by_player": list(self.points_by_player),
             "points_by_bot": {n: self.points_by_bot.get(n, 0) for n in names},
-            "tianhu": self.tianhu,
-            "combinations": {
-                name: {"count": n, "frequency": n / wins, "mean_fan": fan / n} for name, (n, fan) in combos
+        }
+
+    def _beijing_dict(self) -> dict[str, Any]:
+        from .families.beijing.elements import ELEMENTS
+
+        hands = self.hands or 1
+        wins = self.wins or 1
+        combos = sorted(self.combinations.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        order = [e.code for e in ELEMENTS]
+        elements = sorted(self.elements.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
+        return {
+            "family": "beijing",
+            **self._common(),
+            "self_drawn": self.self_drawn,
+            "discard_wins": self.discard_wins,
+            "rob_kong_wins": self.rob_kong_wins,
+            "mean_value": sum(v for _, v in self.combinations.values()) / wins,
+            "elements": {
+                code: {"count": n, "frequency": n / wins, "mean_value": v / n} for code, (n, v) in elements
             },
-            "mean_fan": sum(f for _, f in self.combinations.values()) / wins,
-            "chan": self.chan,
-            "kongs": dict(self.kongs),
+            "combinations": {
+                name: {"count": n, "frequency": n / wins, "mean_value": v / n} for name, (n, v) in combos
+            },
+            "kongs": {k: self.kongs.get(k, 0) for k in BEIJING_KONG_TYPES},
+            "chis": self.chis,
             "pons": self.pons,
-            "wild_discards": self.wild_discards,
-            "sits": self.sits,
-            "pulls": self.pulls,
+            "shaozhuang": self.shaozhuang,
+            "shaozhuang_paid": self.shaozhuang_paid,
+            "upstairs": self.upstairs,
+            "hunyou_declared": self.hunyou_declared,
+            "hunyou_won": self.hunyou_won,
+            "hungang": self.hungang,
             "mean_turns": self.discards / hands,
             "seconds": self.seconds,
             "hands_per_s": self.hands_per_s,
@@ -235,6 +343,9 @@ def play_with(m: Match, players: Sequence[Bot], seed: int) -> Match:
         bind = getattr(b, "bind", None)  # outside bots are told their seat and the rules (hello)
         if bind is not None:
             bind(m, s)
+        set_rules = getattr(b, "set_rules", None)  # the rules are public: bots play by them (B3 options …)
+        if set_rules is not None:
+            set_rules(m.rules)
     rng_by_seat = [rngs[m.seating[s]] for s in range(SEATS)]
     wants_obs = [getattr(b, "uses_observation", True) for b in by_seat]
     steps = 0
@@ -263,7 +374,7 @@ _Task = tuple[int, Rules, int, tuple[str, ...], bool]
 def _run(task: _Task) -> tuple[Summary, list[dict[str, Any]] | None]:
     _, rules, seed, bots, keep = task
     m = play_match(rules, seed, bots)
-    s = Summary(bots=bots)
+    s = Summary(bots=bots, family=rules.family)
     s.add_match(m.events, bots)
     return s, (m.events if keep else None)
 
@@ -324,7 +435,7 @@ def simulate(
         raise ValueError(f"hands_per_match must be at least 1, got {hands_per_match}")
     names = _bots(bots)
     tasks = _tasks(hands, matches, seed, rules, names, out is not None, hands_per_match)
-    summary = Summary(bots=names)
+    summary = Summary(bots=names, family=rules.family)
     sink, close = _open(out)
     start = time.perf_counter()
     try:

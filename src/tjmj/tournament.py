@@ -16,7 +16,9 @@ sets of ``match_hands`` hands each (the last one shorter).
 Per bot entry (a name given twice is one pooled entry): mean points per hand with a 95%
 confidence interval over the deal sets (each deal set gives one value: the bot's points over its
 hands in the four rotations divided by those hands; Student's t interval over those values), win
-rate, mean fan of wins, kongs made, 铲 paid, and for outside bots (``cmd:...``) their errors.
+rate, kongs made, the family's own figures (Tianjin: mean fan of wins, 铲 paid; Beijing: mean
+value of wins, self-drawn and discard wins, deals-in, claims, 烧庄 paid, 混儿悠, 混杠), and for
+outside bots (``cmd:...``) their errors.
 
 Deterministic for a seed whatever ``workers`` is: the matches run in a process pool and are merged
 in order.
@@ -40,7 +42,7 @@ from .rules import CLASSIC, Rules
 from .simulate import match_seed, output_file_problem, play_with
 from .wall import SEATS
 
-__all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile"]
+__all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile", "match_counts"]
 
 MATCH_HANDS = 8  # hands per deal set
 
@@ -87,27 +89,50 @@ def _make(name: str, timeout: float, log: str | None) -> Bot:
     return make_bot(name)
 
 
+# the per-player counts of one match, by family: Tianjin's fan and 铲 (R7), Beijing's value and the
+# rest of what B3–B6 make of a hand (wins by self-draw or on a discard, deals-in, 烧庄, claims, 混儿悠)
+_COMMON = ("points", "wins", "kongs")
+_FAMILY_COUNTS = {
+    "tianjin": ("fan", "chan"),
+    "beijing": ("value", "self_drawn", "discard_wins", "dealt_in", "shaozhuang", "claims", "hunyou", "hungang"),
+}
+
+
 @dataclass
 class BotStats:
-    """One bot entry's counts over a run (figures by hand played by that bot)."""
+    """One bot entry's counts over a run (figures by hand played by that bot); ``family`` decides
+    which of the family's own figures ``to_dict`` shows."""
 
     name: str
     players: int = 0  # how many of the four places it holds
     hands: int = 0  # player-hands played
     points: int = 0
     wins: int = 0
-    fan: int = 0  # sum of the fan of its wins
+    fan: int = 0  # sum of the fan of its wins (Tianjin)
     kongs: int = 0
     chan: int = 0  # 铲 paid (R7)
     decisions: int = 0
     defaults: int = 0  # decisions taken by the safe default (outside bots)
     errors: Counter[str] = field(default_factory=Counter)
     set_means: list[float] = field(default_factory=list)  # points per hand, one per deal set
+    family: str = "tianjin"
+    value: int = 0  # sum of the value of its wins (Beijing B5)
+    self_drawn: int = 0  # its self-drawn wins (a robbed kong included: it scores as one, B3)
+    discard_wins: int = 0  # its wins on a discard
+    dealt_in: int = 0  # its discards another player won on (点炮)
+    shaozhuang: int = 0  # 烧庄 paid, as the dealer (B6)
+    claims: int = 0  # chi and pon it made (B3)
+    hunyou: int = 0  # 混儿悠 it declared (B3)
+    hungang: int = 0  # 混杠 it won (B2)
+
+    def add(self, counts: dict[str, int]) -> None:
+        for k, v in counts.items():
+            setattr(self, k, getattr(self, k) + v)
 
     def to_dict(self) -> dict[str, Any]:
         mean, half = mean_ci(self.set_means)
         hands = self.hands or 1
-        return {
+        d: dict[str, Any] = {
             "players": self.players,
             "hands": self.hands,
             "points": self.points,
@@ -116,14 +141,29 @@ class BotStats:
             "ci95_half_width": half,
             "wins": self.wins,
             "win_rate": self.wins / hands,
-            "mean_fan": self.fan / self.wins if self.wins else 0.0,
-            "kongs": self.kongs,
-            "chan": self.chan,
+        }
+        if self.family == "beijing":
+            d.update({
+                "mean_value": self.value / self.wins if self.wins else 0.0,
+                "self_drawn": self.self_drawn,
+                "discard_wins": self.discard_wins,
+                "dealt_in": self.dealt_in,
+                "deal_in_rate": self.dealt_in / hands,
+                "kongs": self.kongs,
+                "claims": self.claims,
+                "shaozhuang": self.shaozhuang,
+                "hunyou": self.hunyou,
+                "hungang": self.hungang,
+            })
+        else:
+            d.update({"mean_fan": self.fan / self.wins if self.wins else 0.0, "kongs": self.kongs, "chan": self.chan})
+        d.update({
             "decisions": self.decisions,
             "defaults": self.defaults,
             "errors": sum(self.errors.values()),
             "errors_by_kind": {k: self.errors.get(k, 0) for k in ERROR_KINDS},
-        }
+        })
+        return d
 
 
 @dataclass
@@ -134,6 +174,7 @@ class Report:
     seed: int
     rules: str
     match_hands: int
+    family: str = "tianjin"
     deal_sets: int = 0
     hands: int = 0  # hands played, all rotations
     seconds: float = 0.0
@@ -148,6 +189,7 @@ class Report:
             "bots": list(self.bots),
             "seed": self.seed,
             "rules": self.rules,
+            "family": self.family,
             "match_hands": self.match_hands,
             "deal_sets": self.deal_sets,
             "hands": self.hands,
@@ -159,8 +201,8 @@ class Report:
 
 # ---- one match ----------------------------------------------------------------------------
 
-# what one match returns, by player: points, wins, fan, kongs, chan, decisions, defaults, errors; and hands
-_PlayerResult = tuple[int, int, int, int, int, int, int, dict[str, int]]
+# what one match returns, by player: its counts (see _COMMON, _FAMILY_COUNTS), decisions, defaults, errors
+_PlayerResult = tuple[dict[str, int], int, int, dict[str, int]]
 _Task = tuple[int, int, Rules, int, tuple[str, ...], float, str | None, bool]
 
 
@@ -179,6 +221,50 @@ def play(rules: Rules, seed: int, players: Sequence[Bot]) -> Match:
     return play_with(Match(rules, seed, names=[b.name for b in players]), players, seed)
 
 
+def match_counts(events: Sequence[dict[str, Any]], family: str) -> tuple[int, list[dict[str, int]]]:
+    """(hands, per player the counts of :data:`_COMMON` and the family's own) of one match's events."""
+    seating: list[int] = list(range(SEATS))
+    keys = _COMMON + _FAMILY_COUNTS.get(family, ())
+    out = [dict.fromkeys(keys, 0) for _ in range(SEATS)]
+    hands = 0
+    for ev in events:
+        t = ev["type"]
+        if t == "hora":
+            c = out[seating[ev["actor"]]]
+            c["wins"] += 1
+            if family == "beijing":
+                c["value"] += ev["value"]
+                if ev["self_drawn"] or ev["rob_kong"]:
+                    c["self_drawn"] += 1
+                else:
+                    c["discard_wins"] += 1
+                    out[seating[ev["target"]]]["dealt_in"] += 1
+                if ev["elements"] == ["HUNGANG"]:
+                    c["hungang"] += 1
+            else:
+                c["fan"] += ev["fan"]
+        elif t in ("daiminkan", "ankan", "kakan"):
+            out[seating[ev["actor"]]]["kongs"] += 1
+        elif t in ("chi", "pon") and family == "beijing":
+            out[seating[ev["actor"]]]["claims"] += 1
+        elif t == "dahai" and ev.get("hunyou"):
+            out[seating[ev["actor"]]]["hunyou"] += 1
+        elif t == "end_kyoku":
+            hands += 1
+            # 铲 (R7) and 烧庄 (B6) paid: their payments, so that one worth 0 (chan_units 0, a 锅牌
+            # payer at zero) is not counted, as no payment of 0 is listed; the dealer pays, once per hand
+            reason = "shaozhuang" if family == "beijing" else "chan"
+            payer = next((p["payer"] for p in ev["payments"] if p["reason"] == reason), None)
+            if payer is not None:
+                out[seating[payer]][reason] += 1
+        elif t == "end_game":
+            for seat, v in enumerate(ev["scores"]):
+                out[seating[seat]]["points"] += v
+        elif t == "start_game":
+            seating = list(ev["seating"])
+    return hands, out
+
+
 def _run(task: _Task) -> _MatchResult:
     index, rotation, rules, seed, bots, timeout, log, keep = task
     players = [_make(name, timeout, log) for name in bots]
@@ -188,32 +274,11 @@ def _run(task: _Task) -> _MatchResult:
         for b in players:
             if isinstance(b, ExternalBot):
                 b.close()
-    seating = m.seating
-    pts, wins, fan, kongs, chan = ([0] * SEATS for _ in range(5))
-    hands = 0
-    for ev in m.events:
-        t = ev["type"]
-        if t == "hora":
-            p = seating[ev["actor"]]
-            wins[p] += 1
-            fan[p] += ev["fan"]
-        elif t in ("daiminkan", "ankan", "kakan"):
-            kongs[seating[ev["actor"]]] += 1
-        elif t == "end_kyoku":
-            hands += 1
-            # 铲 paid (R7): its payments, so that a 铲 worth 0 (chan_units 0, a 锅牌 payer at zero)
-            # is not counted, as R8 lists no payment of 0; the dealer pays, once per hand
-            payer = next((p["payer"] for p in ev["payments"] if p["reason"] == "chan"), None)
-            if payer is not None:
-                chan[seating[payer]] += 1
-        elif t == "end_game":
-            for seat, v in enumerate(ev["scores"]):
-                pts[seating[seat]] += v
+    hands, counts = match_counts(m.events, rules.family)
     out: list[_PlayerResult] = []
     for p, b in enumerate(players):
         ext = b if isinstance(b, ExternalBot) else None
-        out.append((pts[p], wins[p], fan[p], kongs[p], chan[p], ext.decisions if ext else 0,
-                    ext.defaults if ext else 0, dict(ext.errors) if ext else {}))
+        out.append((counts[p], ext.decisions if ext else 0, ext.defaults if ext else 0, dict(ext.errors) if ext else {}))
     return _MatchResult(index, rotation, hands, out, m.events if keep else None)
 
 
@@ -282,9 +347,9 @@ def tournament(
         raise ValueError(f"bot_log {log}: cannot write there: {problem}")
     tasks = _tasks(names, hands, seed, rules, match_hands, timeout, log, on_match is not None)
     total = SEATS * -(-hands // SEATS)
-    report = Report(bots=names, seed=seed, rules=rules.name, match_hands=match_hands)
+    report = Report(bots=names, seed=seed, rules=rules.name, match_hands=match_hands, family=rules.family)
     for n in dict.fromkeys(names):
-        report.stats[n] = BotStats(n, players=names.count(n))
+        report.stats[n] = BotStats(n, players=names.count(n), family=rules.family)
     set_pts: Counter[str] = Counter()
     set_hands: Counter[str] = Counter()
     start = time.perf_counter()
@@ -293,18 +358,14 @@ def tournament(
             on_match(res.set_index, res.rotation, res.events)
         rotated = [names[(p + res.rotation) % SEATS] for p in range(SEATS)]
         report.hands += res.hands
-        for name, (pts, wins, fan, kongs, chan, dec, dflt, errs) in zip(rotated, res.players, strict=True):
+        for name, (counts, dec, dflt, errs) in zip(rotated, res.players, strict=True):
             s = report.stats[name]
             s.hands += res.hands
-            s.points += pts
-            s.wins += wins
-            s.fan += fan
-            s.kongs += kongs
-            s.chan += chan
+            s.add(counts)
             s.decisions += dec
             s.defaults += dflt
             s.errors.update(errs)
-            set_pts[name] += pts
+            set_pts[name] += counts["points"]
             set_hands[name] += res.hands
         if res.rotation == SEATS - 1:  # the deal set is complete
             report.deal_sets += 1

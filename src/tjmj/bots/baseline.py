@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..game import Action
+from ..rules import Rules
 from ..tiles import TILE_TEXT
 from ..waits import used_table  # the per-suit "most real tiles used" tables, memoised
 
@@ -141,7 +142,8 @@ def kong_shanten(nonwild: list[int], w: int, m: int, a: Action, sh: dict[int, in
 
 
 class BaselineBot:
-    """A sensible, deterministic player (it never uses its rng).  Its rules, in order:
+    """A sensible, deterministic player (it never uses its rng).  In a Beijing match it plays by
+    :func:`tjmj.bots.beijing.baseline_choose` (B1–B8); in Tianjin its rules, in order:
 
     * **sit (坐庄, R7)**: sit when its own score is at least ``sit_threshold`` (default −20).  The deal
       happens after the choice, so the hand cannot be judged; a sit doubles every payment to and
@@ -165,11 +167,21 @@ class BaselineBot:
 
     def __init__(self, sit_threshold: int = SIT_THRESHOLD) -> None:
         self.sit_threshold = sit_threshold
+        self.rules: Rules | None = None
+
+    def set_rules(self, rules: Rules) -> None:
+        """The rules of the match about to be played (drivers call it; without it the bot infers them)."""
+        self.rules = rules
 
     def __repr__(self) -> str:
         return f"BaselineBot(sit_threshold={self.sit_threshold})"
 
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if "upstairs" in obs or "family" in obs:  # a Beijing observation (B6 上楼 is Beijing's own)
+            from .beijing import baseline_choose, is_beijing, rules_from_obs
+
+            if is_beijing(obs):
+                return baseline_choose(obs, legal, rules_from_obs(obs, self.rules))
         phase = obs.get("phase")
         if phase == "sit":
             want = 1 if obs["scores"][obs["seat"]] >= self.sit_threshold else 0

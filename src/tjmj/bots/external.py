@@ -131,11 +131,12 @@ def _isolation(tile: str, counts: Counter[str]) -> int:
 def safe_default(legal: list[Action], obs: dict[str, Any]) -> Action:
     """The choice made for a bot that gave none: a plain one, never a decision taken in its name.
 
-    Pass if legal; ``sit 0`` / ``pull 0`` (never sit or pull above 0, R7); else discard the drawn
-    tile if it is not a wild; else discard the most isolated non-wild tile (``drawn`` is null on the
-    dealer's first turn and after a pon); else, only when every discard is a wild, the first legal
-    action.  So it never declares a kong or a win, and never discards a wild (小相公, R2) while a
-    plain discard or a pass exists.
+    Pass if legal (a claim window, a rob window); ``sit 0`` / ``pull 0`` (never sit or pull above 0,
+    R7); else discard the drawn tile if it is not a wild; else discard the most isolated non-wild
+    tile (``drawn`` is null on the dealer's first turn and after a pon or chi); else, only when every
+    discard is a wild, a wild discard in Beijing (no penalty there, B2) and the first legal action in
+    Tianjin.  So it never declares a win, 混儿悠 or 混杠, never a kong in Beijing, and never discards
+    a wild (小相公, R2) while a plain discard or a pass exists.
     """
     by_text = {str(a): a for a in legal}
     for text in ("pass", "sit 0", "pull 0"):
@@ -150,6 +151,10 @@ def safe_default(legal: list[Action], obs: dict[str, Any]) -> Action:
         counts = Counter(t for t in obs.get("hand") or () if t not in wilds)
         # honours before suited tiles on a tie (they never make sequences), then the text order
         return min(plain, key=lambda a: (_isolation(str(a).split()[1], counts), not str(a).endswith("z"), str(a)))
+    if "upstairs" in obs:  # Beijing (B6 上楼 is its own field): a wild may be discarded freely (B2)
+        for a in legal:
+            if a.type == "discard":
+                return a
     return legal[0]
 
 

@@ -11,10 +11,12 @@ __all__ = ["RandomBot", "GreedyRandomBot"]
 
 
 class RandomBot:
-    """A uniformly random legal action: sit/pull, discards (wilds too: 小相公, R2), claims, kongs, win.
+    """A uniformly random legal action: sit/pull, discards (wilds too: 小相公, R2), claims, kongs, win;
+    in Beijing also chi, 混儿悠 and 混杠 (B2, B3).  It reads only ``legal``, so it plays every family.
 
     ``win_when_possible=True`` always declares a legal win (R4: declaring is optional), so that
-    hands end in wins rather than mostly in 荒牌; everything else stays uniform.  Neither variant
+    hands end in wins rather than mostly in 荒牌: a self-drawn win, a win on a discard or a robbed
+    kong, and 混杠 (Beijing B2; it comes first in a turn's legal actions); everything else stays uniform.  Neither variant
     reads the observation (``uses_observation = False``).
     """
 
@@ -27,7 +29,10 @@ class RandomBot:
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if self.win_when_possible:
             for a in legal:
-                if a.type == "win":
+                t = a.type
+                if t == "discard":
+                    break  # a turn lists its wins before its discards (docs/bot-protocol.md): none here
+                if t == "win" or t == "hungang":  # 混杠 (Beijing B2) is a win too
                     return a
         # rng.choice draws one random number per call: the sequence stays reproducible per seed
         return rng.choice(legal)

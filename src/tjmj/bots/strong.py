@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..game import Action
-from ..rules import CLASSIC, TianjinRules
+from ..rules import CLASSIC, Rules, TianjinRules
 from ..score import Scorer
 from ..waits import used_table
 from .baseline import (
@@ -201,7 +201,8 @@ class _Ctx:
 
 
 class StrongBot:
-    """A deterministic Tianjin player (it never uses its rng).  Its rules, in order:
+    """A deterministic player (it never uses its rng).  In a Beijing match it plays by expected points
+    (:mod:`tjmj.bots.beijing_strong`, B1–B8); in Tianjin its rules, in order:
 
     * **sit (坐庄, R7)**: sit when its score is at least ``SIT_MIN_SCORE`` (−30) and the mean of its
       last 12 hand results is not below −2 (a sit doubles the dealer's payments both ways: worth it
@@ -231,11 +232,22 @@ class StrongBot:
         self._results: deque[int] = deque(maxlen=12)
         self._last_score: int | None = None
         self._last_hand: int | None = None
+        self.rules: Rules | None = None
 
     def __repr__(self) -> str:
         return "StrongBot()"
 
+    def set_rules(self, rules: Rules) -> None:
+        """The rules of the match about to be played (drivers call it; without it the bot infers them)."""
+        self.rules = rules
+
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if "upstairs" in obs or "family" in obs:  # a Beijing observation: play by expected points (B1–B8)
+            from .beijing import is_beijing, rules_from_obs
+            from .beijing_strong import strong_choose
+
+            if is_beijing(obs):
+                return strong_choose(obs, legal, rules_from_obs(obs, self.rules))
         phase = obs.get("phase")
         if phase in ("sit", "pull"):
             self._track(obs)
