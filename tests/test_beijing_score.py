@@ -473,7 +473,7 @@ def test_to_dict() -> None:
     d = sc("123m46m789m123p55s", "5m").to_dict()
     assert d["value"] == 32 and d["win"] is True and d["payments"] == {"each": 32}
     assert d["elements"][0] == {"code": "LONG", "chinese": "一条龙", "english": "pure straight 1-9",  # type: ignore[index]
-                                "value": "×2"}
+                                "value": "×2", "value_zh": "×2"}
     arr = d["arrangement"]
     assert arr["shape"] == "standard" and arr["wild"] == "2z" and len(arr["groups"]) == 5  # type: ignore[index]
     win_groups = [g for g in arr["groups"] if g["winning"] is not None]  # type: ignore[index]
