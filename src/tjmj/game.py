@@ -153,13 +153,14 @@ class Payment:
 class Seat:
     """One player's tiles in a hand (families add their own slots in a subclass)."""
 
-    __slots__ = ("hand", "counts", "melds", "discards", "kongs", "drew")
+    __slots__ = ("hand", "counts", "melds", "discards", "claimed", "kongs", "drew")
 
     def __init__(self) -> None:
         self.hand: list[Tile] = []  # concealed tiles, the drawn one included
         self.counts = [0] * 34  # the same per kind, kept in step by add/remove
         self.melds: list[Meld] = []
         self.discards: list[Tile] = []
+        self.claimed: list[int] = []  # indices of discards another seat claimed (they stay in the pond)
         self.kongs: list[MeldType] = []
         self.drew = 0  # draws made this hand (天胡/地和: the first one)
 
@@ -580,6 +581,7 @@ class Match:
         st = self.seats[seat]
         self.melds_made = True
         self.pending = None
+        self.seats[target].claimed.append(len(self.seats[target].discards) - 1)
         if a.type == "chi":
             assert a.tile is not None
             low = a.tile
@@ -682,6 +684,7 @@ class Match:
                 {
                     "melds": [str(m) for m in st.melds],
                     "discards": [TILE_TEXT[t] for t in st.discards],
+                    "claimed": list(st.claimed),
                     "hand_size": len(st.hand),
                 }
                 for st in self.seats
