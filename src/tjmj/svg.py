@@ -9,6 +9,8 @@ string, deterministic (the same input gives the same bytes), valid XML, with a `
 * :func:`hand` — concealed tiles, the drawn tile apart, then the exposed melds as at a table.
 * :func:`arrangement` — the groups of an :class:`~tjmj.elements.Arrangement`, wilds labelled with
   what they play, the winning tile highlighted, the 龙 groups underlined.
+* :func:`sprite` — every face, the back and the wild badge as ``<symbol>``s of one document, so a
+  page loads all its tiles with one request (``<use href="#t-5m"/>``).
 * :func:`render_sample` — an HTML page with all 34 tiles and sample hands, for eyeballing.
 
 Every tile is a ``<g class="tile">`` (plus ``wild``, ``highlight``, ``winning``, ``back``,
@@ -31,7 +33,7 @@ from .elements import Arrangement, Group
 from .meld import MeldType, melds_of
 from .tiles import TILE_TEXT, Tile, TileError, format_tiles, parse_tiles
 
-__all__ = ["tile", "tiles", "hand", "arrangement", "render_sample"]
+__all__ = ["tile", "tiles", "hand", "arrangement", "sprite", "render_sample"]
 
 # geometry, in tile units
 TILE_W = 60  # an upright tile's width
@@ -272,6 +274,12 @@ def _spec_title(s: _Spec) -> str:
     return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
+def _badge(w: float) -> str:
+    """The gold 混 badge in the top right corner of a tile ``w`` wide: the mark of a wild."""
+    return ('<g class="badge">' + _el("circle", cx=w - 9.5, cy=9.5, r=8.5, fill=GOLD, stroke="#8a6400", stroke_width=1)
+            + _text(w - 9.5, 10, "混", size=11, fill="#7a1500", family=_SANS) + "</g>")
+
+
 def _tile_markup(s: _Spec, x: float, y: float, *, title: bool = True, label: bool = True) -> str:
     """A ``<g class="tile …">`` whose body's top left corner is at (x, y)."""
     w, h = s.body
@@ -310,9 +318,7 @@ def _tile_markup(s: _Spec, x: float, y: float, *, title: bool = True, label: boo
         else:
             out.append(_face(s.kind))
         if s.wild:
-            out.append('<g class="badge">' + _el("circle", cx=w - 9.5, cy=9.5, r=8.5, fill=GOLD, stroke="#8a6400",
-                                                 stroke_width=1)
-                       + _text(w - 9.5, 10, "混", size=11, fill="#7a1500", family=_SANS) + "</g>")
+            out.append(_badge(w))
     if s.highlight or s.winning:
         colour = WIN_HIGHLIGHT if s.winning else HIGHLIGHT
         out.append(_el("rect", x=1.75, y=1.75, width=w - 3.5, height=h - 3.5, rx=6, fill="none", stroke=colour,
@@ -548,6 +554,26 @@ def arrangement(arr: Arrangement, *, size: float = 48) -> str:
         else:
             row.extend(_Column((s,), gi) for s in specs)
     return _render_row(row, scale, str(arr) or "no groups", "tjmj-arrangement", dragon=arr.dragon or ())
+
+
+@cache
+def sprite() -> str:
+    """Every tile as a ``<symbol>`` of one hidden SVG document, for pages that draw many tiles.
+
+    Symbols (each ``viewBox="0 0 60 80"``, an upright tile): ``t-1m`` … ``t-7z`` (the 34 faces),
+    ``t-back`` (the back) and ``t-wild`` (only the gold 混 badge, drawn over a face to mark a wild).
+    One request draws a whole table at once (a slow link shows the whole hand together, not tile
+    by tile); the symbols carry no ``<title>``: the page names each tile in words itself.
+    """
+    out = [f'<svg xmlns="{_SVG_NS}" aria-hidden="true" style="display:none">']
+    view = f"0 0 {TILE_W} {TILE_H}"
+    for k in range(34):
+        body = _tile_markup(_Spec(Tile(k)), 0, 0, title=False, label=False)
+        out.append(f'<symbol id="t-{TILE_TEXT[Tile(k)]}" viewBox="{view}">{body}</symbol>')
+    out.append(f'<symbol id="t-back" viewBox="{view}">{_tile_markup(_Spec(None, back=True), 0, 0, title=False)}</symbol>')
+    out.append(f'<symbol id="t-wild" viewBox="{view}">{_badge(TILE_W)}</symbol>')
+    out.append("</svg>")
+    return "".join(out)
 
 
 def render_sample(path: str | Path) -> Path:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import re
@@ -246,6 +247,14 @@ def _fallback_tile(name: str, *, size: int, wild: bool, back: bool, highlight: b
 _tile_cache: dict[tuple[str, int, bool, bool, bool, bool], tuple[bytes, str]] = {}
 
 
+@functools.cache
+def _sprite() -> tuple[bytes, str]:
+    from .. import svg
+
+    body = svg.sprite().encode()
+    return body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+
+
 def _tile_svg(name: str, *, size: int, wild: bool, back: bool, highlight: bool, rotated: bool) -> tuple[bytes, str]:
     key = (name, size, wild, back, highlight, rotated)
     hit = _tile_cache.get(key)
@@ -367,6 +376,14 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
         body, etag = _tile_svg(name, size=int(size_text), wild=flag("wild"), back=flag("back"),
                                highlight=flag("highlight"), rotated=flag("rotated"))
+        headers = {"ETag": etag, "Cache-Control": TILE_CACHE}
+        if etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="image/svg+xml", headers=headers)
+
+    async def tile_sprite(request: Request) -> Response:
+        """Every tile as a symbol of one document: a page draws its whole table from one request."""
+        body, etag = _sprite()
         headers = {"ETag": etag, "Cache-Control": TILE_CACHE}
         if etag in request.headers.get("if-none-match", ""):
             return Response(status_code=304, headers=headers)
@@ -599,6 +616,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/table/{room}", page("table.html")),
         Route("/history", page("history.html")),
         Route("/replay/{match_id}", page("replay.html")),
+        Route("/tiles/sprite.svg", tile_sprite),
         Route("/tiles/{name}.svg", tiles),
         Route("/healthz", healthz),
         Route("/api/rooms", api(create_room, post=True), methods=["POST"]),
