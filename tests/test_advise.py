@@ -9,7 +9,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from tjmj.advise import Advice, Option, advise
+from tjmj.advise import TIANJIN_HAZARD_RAMP, Advice, Option, advise, hazard_now
 from tjmj.cli_advise import advise as advise_cmd
 from tjmj.meld import Meld, MeldType
 from tjmj.score import InvalidHand, score
@@ -89,6 +89,8 @@ def _check_against_brute(a: Advice, hand14: list[int], melds: list[Meld], indica
                 expected.append(("added_kong", Tile(k), False, _brute(rest, km, indicator, live, True)))
     assert len(a.options) == len(expected)
     got = {(o.action, o.tile): o for o in a.options}
+    unseen = sum(live)
+    assert a.unseen == unseen
     keys = []
     for action, tile, wild, b in expected:
         o = got[(action, tile)]
@@ -102,16 +104,41 @@ def _check_against_brute(a: Advice, hand14: list[int], melds: list[Meld], indica
             win_live = sum(n for f, win, n in b["waits"].values() if win and not wild)
             assert o.ev == ev
             primary = ev
+            if action == "discard" and not wild:
+                # a ready hand with a live legal win: its chance is the closed form over the draws left;
+                # one without is dead and valued as the step it is from a legal ready hand
+                assert o.dead == (win_live == 0)
+                if win_live:
+                    fans = sum(n * f for f, win, n in b["waits"].values() if win)
+                    p = _ready_chance(win_live / unseen, a.draws, hazard_now(a.wall_left, TIANJIN_HAZARD_RAMP),
+                                      TIANJIN_HAZARD_RAMP)
+                    assert o.legal_shanten == 0 and o.win_chance == pytest.approx(p, abs=2e-3)
+                    assert o.expected == pytest.approx(p * fans / win_live, abs=1e-2)
+                else:
+                    assert o.legal_shanten >= 1 and o.legal_improving is not None
         else:
             assert not o.waits
             win_live = 0
             primary = sum(n for _, n in b["improving"])
-        keys.append(((int(wild), b["shanten"], -primary, -win_live, int(tile), ("discard", "ankong",
-                                                                                   "added_kong").index(action)),
-                     (action, tile)))
+            assert o.legal_shanten >= o.shanten and not o.dead
+        if wild:
+            assert o.win_chance == 0 and o.expected == 0
+        assert 0 <= o.win_chance <= 1 and o.expected >= 0
+        keys.append(((int(wild), -round(o.expected, 6), o.legal_shanten, b["shanten"], -primary, -win_live, int(tile),
+                      ("discard", "ankong", "added_kong").index(action)), (action, tile)))
     keys.sort()
     assert [(o.action, o.tile) for o in a.options] == [k for _, k in keys]
     assert [o.rank for o in a.options] == list(range(1, len(a.options) + 1))
+
+
+def _ready_chance(q: float, rounds: int, hazard: float, ramp: float) -> float:
+    """The chance that a draw wins (chance ``q`` each) within ``rounds`` rounds, the hand going on
+    after round ``t`` with 1 − min(0.8, hazard + ramp × t): written out, not the module's chain."""
+    p, alive = 0.0, 1.0
+    for t in range(rounds):
+        p += alive * q
+        alive *= (1 - q) * (1 - min(0.8, hazard + ramp * t))
+    return p
 
 
 def _random_case(rng: random.Random) -> tuple[list[Tile], Tile, Tile, list[Meld], list[Tile]]:

@@ -29,9 +29,11 @@ from .cli import (
     _tianjin_rules,
     _tiles,
 )
-from .tiles import TileError, format_tiles
+from .tiles import TileError
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from .families.beijing.advise import Advice as BeijingAdvice
     from .families.beijing.advise import Option as BeijingOption
 
@@ -46,18 +48,22 @@ __all__ = ["advise"]
 @click.option("--seen", metavar="TILES", multiple=True,
               help="Other visible tiles (every discard, the others' melds), e.g. 5m5m7z; repeatable.")
 @click.option("--dealer", is_flag=True, help="Beijing: the player is the dealer (庄胡 doubles each value).")
+@click.option("--wall-left", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Tiles left in the wall for normal draws (default: estimated from the unseen tiles).")
 @_rules_options
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the best N options.")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as one JSON object.")
 def advise(
     hand: tuple[str, ...], draw: str, indicator: str | None, melds: tuple[str, ...], seen: tuple[str, ...],
-    dealer: bool, preset: str | None, sets: tuple[str, ...], top: int | None, as_json: bool,
+    dealer: bool, wall_left: int | None, preset: str | None, sets: tuple[str, ...], top: int | None,
+    as_json: bool,
 ) -> None:
     """Rank every discard and kong of a turn: HAND (13-tile-equivalent) plus --draw.
 
-    Ranked by shanten, then live winning tiles × fan (ready) or live improving tiles, with
-    wild discards (小相公, R2) last.  With --rules beijing|beijing_a: shanten of the standard shape
-    and seven pairs, the value (B5) of each winning tile, and 混儿悠 declarations (B3).
+    Ranked by the expected value of a legal win: the chance to win legally (min_fan, R5.2) within
+    the draws left times the fan of that win, so a dead ready hand (死提溜) counts as the step from a
+    winning hand it is; wild discards (小相公, R2) last.  With --rules beijing|beijing_a: the points
+    (B5, B6) of the wins, shanten of the standard shape and seven pairs, and 混儿悠 declarations (B3).
 
     \b
     tjmj advise 1234679m999p4p22z --draw 8m --indicator 4p
@@ -65,7 +71,7 @@ def advise(
     tjmj advise 123m456m789m123p5s -d 6s -i 1z --rules beijing
     """
     if _family(preset) == "beijing":
-        _advise_beijing(" ".join(hand), draw, indicator, melds, seen, dealer, preset, sets, top, as_json)
+        _advise_beijing(" ".join(hand), draw, indicator, melds, seen, dealer, preset, sets, top, as_json, wall_left)
         return
     if dealer:
         raise InputError("--dealer: a Beijing option (--rules beijing or beijing_a); Tianjin's fan does not depend "
@@ -76,7 +82,7 @@ def advise(
     h = _prepare(" ".join(hand), draw, indicator, melds, rules)
     try:
         seen_tiles = [t for text in seen for t in _tiles(text, "--seen")]
-        a = advise_input(h, seen_tiles)
+        a = advise_input(h, seen_tiles, wall_left=wall_left)
     except TileError as e:  # InvalidHand included
         raise InputError(str(e)) from None
     if as_json:
@@ -94,7 +100,7 @@ def _waits_text(o: Option) -> str:
         return ""
     wins = sorted((w for w in o.waits if o.next_win(w)), key=lambda w: (-o.next_fan(w), w.tile))
     lost = len(o.waits) - len(wins)
-    if o.hundiao:
+    if o.any_tile:
         text = f"混儿吊 any tile ({o.winning_live} live, fan ≥ {min(o.next_fan(w) for w in wins)})"
     else:
         text = " ".join(f"{w.tile}×{w.live} {o.next_fan(w)}f" for w in wins)
@@ -112,25 +118,40 @@ def _show(a: Advice, top: int | None) -> None:
     if a.now is not None:
         verdict = "WIN" if a.now.win else f"no win: {a.now.reason.split(':')[0]}"
         con.print(f"[bold]{'Now':<10}[/bold] complete: {_esc(a.now.name)} fan {a.now.fan} ({_esc(verdict)})")
+    _model_line(con, a.wall_left, a.wall_estimated, a.draws, a.unseen)
     con.print()
     t = Table(show_edge=False, pad_edge=False)
     for col, right in (("#", True), ("option", False), ("shanten", True), ("improving", True),
-                       ("kinds", False), ("ev", True), ("waits (tile×live fan)", False)):
-        t.add_column(col, justify="right" if right else "left")
+                       ("win", True), ("exp", True), ("waits (tile×live fan)", False)):
+        t.add_column(col, justify="right" if right else "left", overflow="fold" if col.startswith("waits") else "ellipsis")
     shown = a.options if top is None else a.options[:top]
-    live_kinds = sum(1 for n in a.visible if n < 4)
     for o in shown:
         label = o.label()
         if o.wild:
             label += " (小相公)"
         if o.replacement_draw:
             label += " +draw"
-        kinds = format_tiles([k for k, _ in o.improving]) if len(o.improving) < live_kinds else "all"
-        t.add_row(str(o.rank), _esc(label), str(o.shanten), str(o.improving_count), _esc(kinds),
-                  str(o.ev) if o.ready else "", _esc(_waits_text(o)))
+        t.add_row(str(o.rank), _esc(label), str(o.shanten), str(o.improving_count),
+                  _pct(o.win_chance), f"{o.expected:.1f}", _esc(_waits_text(o)))
     con.print(t)
-    con.print("[dim]improving: live tiles that lower the shanten; ev: Σ live × fan over winning draws "
-              "(杠开 fan after a kong); ✗ completes but does not win[/dim]")
+    con.print("[dim]improving: live tiles that lower the shanten; win: chance of a legal win in the draws left; "
+              "exp: expected fan (win × fan); ✗ completes but does not win[/dim]")
+    _summaries(con, shown)
+
+
+def _pct(p: float) -> str:
+    return f"{round(100 * p)}%" if p >= 0.005 or p <= 0 else "<1%"
+
+
+def _model_line(con: Console, wall_left: int, estimated: bool, draws: int, unseen: int) -> None:
+    how = " (estimated)" if estimated else ""
+    con.print(f"[bold]{'Model':<10}[/bold] wall {wall_left}{how}, {draws} own draws left, {unseen} unseen tiles")
+
+
+def _summaries(con: Console, shown: Iterable[Option | BeijingOption]) -> None:
+    con.print()
+    for o in shown:
+        con.print(f"{o.rank}. {_esc(o.label())}: {_esc(o.summary)}", overflow="fold")
 
 
 # --------------------------------------------------------------------------------------
@@ -140,7 +161,7 @@ def _show(a: Advice, top: int | None) -> None:
 
 def _advise_beijing(
     hand: str, draw: str, indicator: str | None, melds: Iterable[str], seen: Iterable[str], dealer: bool,
-    preset: str | None, sets: Iterable[str], top: int | None, as_json: bool,
+    preset: str | None, sets: Iterable[str], top: int | None, as_json: bool, wall_left: int | None = None,
 ) -> None:
     from .families.beijing.advise import advise_input as advise_beijing
 
@@ -148,7 +169,7 @@ def _advise_beijing(
     h = _prepare_beijing(hand, draw, indicator, melds, rules, {"dealer": dealer})
     try:
         seen_tiles = [t for text in seen for t in _tiles(text, "--seen")]
-        a = advise_beijing(h, seen_tiles)
+        a = advise_beijing(h, seen_tiles, wall_left=wall_left)
     except TileError as e:  # InvalidBeijingHand included
         raise InputError(str(e)) from None
     if as_json:
@@ -165,7 +186,7 @@ def _beijing_waits_text(o: BeijingOption) -> str:
     if not o.ready:
         return ""
     wins = sorted((w for w in o.waits if w.win), key=lambda w: (-w.value, w.tile))
-    if o.hunyou and len(wins) > 9:
+    if o.any_tile and len(wins) > 9:
         return f"any tile ({o.winning_live} live, value ≥ {min(w.value for w in wins)})"
     return " ".join(f"{w.tile}×{w.live} ({w.value})" for w in wins)
 
@@ -181,24 +202,24 @@ def _show_beijing(a: BeijingAdvice, top: int | None) -> None:
                   f"({_esc(verdict)})")
     if a.hungang:
         con.print(f"[bold]{'混杠':<8}[/bold] all four wilds held: 混杠 may be declared, 40 flat (B2)")
+    _model_line(con, a.wall_left, a.wall_estimated, a.draws, a.unseen)
     con.print()
     t = Table(show_edge=False, pad_edge=False)
     for col, right in (("#", True), ("option", False), ("shanten", True), ("std/7p", True), ("improving", True),
-                       ("kinds", False), ("ev", True), ("waits (tile×live (value))", False)):
-        t.add_column(col, justify="right" if right else "left")
+                       ("win", True), ("exp", True), ("waits (tile×live (value))", False)):
+        t.add_column(col, justify="right" if right else "left", overflow="fold" if col.startswith("waits") else "ellipsis")
     shown = a.options if top is None else a.options[:top]
-    live_kinds = sum(1 for n in a.visible if n < 4)
     for o in shown:
         label = o.label()
         if o.wild:
             label += " (wild)"
         if o.replacement_draw:
             label += " +draw"
-        kinds = format_tiles([k for k, _ in o.improving]) if len(o.improving) < live_kinds else "all"
         shapes = f"{o.shanten_standard}/{'–' if o.shanten_pairs is None else o.shanten_pairs}"
-        t.add_row(str(o.rank), _esc(label), str(o.shanten), shapes, str(o.improving_count), _esc(kinds),
-                  str(o.ev) if o.ready else "", _esc(_beijing_waits_text(o)))
+        t.add_row(str(o.rank), _esc(label), str(o.shanten), shapes, str(o.improving_count),
+                  _pct(o.win_chance), f"{o.expected:.1f}", _esc(_beijing_waits_text(o)))
     con.print(t)
     con.print("[dim]shanten: the better of std (four melds and a pair) and 7p (seven pairs); improving: live "
-              "tiles that lower it; ev: Σ live × value of the next draw over the winning tiles (杠上开花 after a "
-              "kong)[/dim]")
+              "tiles that lower it; win: chance of a win in the draws left; exp: expected points (win × points "
+              "collected); waits: the value of the next draw (杠上开花 after a kong)[/dim]")
+    _summaries(con, shown)

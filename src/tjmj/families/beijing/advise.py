@@ -15,10 +15,21 @@ B3 allows it, every 混儿悠 declaration.  For the 13-tile-equivalent hand each
   claimed hand under B3 ``claimed_self_draw_only``), its live copies; ``ev`` = Σ live × value of the
   next draw over the winning tiles, and ``hunyou`` when the 13 tiles win on any draw (a lone wild).
 
+Each option is ranked by the **expected points of a win** (issue 11), with the model of
+:mod:`tjmj.advise` (docs/advise.md "How options are ranked"): ``win_chance``, the chance of a win
+within the draws left (a self-draw each round and, unless the hand has claimed under B3
+``claimed_self_draw_only`` or declared 混儿悠, the three others' discards, each a live winning tile
+with ``DISCARD_RATE`` × its share of the unseen tiles), times the points it collects (self-drawn:
+3 × value; on a discard 4 × value, the discarder paying double, or 3 × under ``discard_pays:
+discarder``): ``expected``.  A hand one useful draw from a ready hand with a live win is looked at one
+exchange ahead exactly; a hand further away steps at the Beijing strong bot's rates
+(:mod:`tjmj.bots.beijing_strong`: ``LATER_STEPS_B`` / ``_A``, ``READY_WIDTH``, its hazard ramp) and is
+credited the least value its situation allows (自摸, 门清 while concealed, 庄).
+
 Discarding the wild costs nothing in Beijing (B2: no penalty, no 相公); such an option is flagged
-``wild`` and ranked like any other.  Order: lower shanten; then higher ``ev`` (ready) or more
-improving live tiles; then more winning live tiles; then tile order, discards before kongs before
-混儿悠.
+``wild`` and ranked like any other.  Order: higher ``expected``; then lower ``legal_shanten``,
+shanten; then higher ``ev`` (ready) or more improving live tiles; then more winning live tiles; then
+tile order, discards before kongs before 混儿悠.
 
 >>> a = advise("123m456m789m123p5s", "6s", "1z")      # 混坯 1z: the wild is 2z
 >>> a.best.label(), a.best.shanten, [(str(w.tile), w.value) for w in a.best.waits]
@@ -29,13 +40,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
+from ...advise import _chain, _outlook_text, _routes_chance, _tile_list, draws_left, estimate_wall_left, hazard_now
 from ...meld import Meld, MeldType
 from ...tiles import NUM_KINDS, TILES, Tile
 from ...waits import _NEG, used_table
-from .elements import WinContext
+from .elements import WinContext, bit_of, resolve, value_of
 from .rules import BEIJING, BeijingRules
 from .score import (
     BeijingHand,
@@ -350,6 +362,10 @@ class Option:
     hunyou: bool = False  # the 13 tiles win on any draw: a lone wild (混儿悠-ready, B3)
     wild: bool = False  # the discard is the wild kind (no penalty in Beijing, B2)
     rank: int = 0  # 1 = best
+    win_chance: float = 0.0  # chance of a win within the draws left (the model: module docstring)
+    expected: float = 0.0  # win_chance × the points that win collects
+    legal_shanten: int = 0  # useful draws before a live tile may win (0: the next one may)
+    legal_improving: int | None = None  # one step away: live tiles whose draw allows a ready hand with a live win
 
     @property
     def replacement_draw(self) -> bool:
@@ -381,9 +397,65 @@ class Option:
         added after 混儿悠); a win on a discard is not counted (see each wait's ``discard``)."""
         return sum(w.live * w.value for w in self.waits if w.win)
 
-    def sort_key(self) -> tuple[int, ...]:
+    @property
+    def any_tile(self) -> bool:
+        """The hand wins on every drawable tile (混儿悠-ready, or the 混儿悠 declaration itself)."""
+        return self.hunyou
+
+    @property
+    def dead(self) -> bool:
+        """Ready, but no live tile wins: every winning tile is visible (空听)."""
+        return self.ready and self.legal_shanten > 0
+
+    @property
+    def self_draw_only(self) -> bool:
+        """Ready and no tile may be won on a discard (a claimed hand under B3, or 混儿悠 declared)."""
+        return self.ready and not any(w.discard.win for w in self.waits)
+
+    def sort_key(self) -> tuple[float, ...]:
         primary = self.ev if self.ready else self.improving_count
-        return (self.shanten, -primary, -self.winning_live, int(self.tile), _ACTION_ORDER[self.action])
+        return (-round(self.expected, 6), self.legal_shanten, self.shanten, -primary, -self.winning_live,
+                int(self.tile), _ACTION_ORDER[self.action])
+
+    @property
+    def summary(self) -> str:
+        """One line: what the option leaves and its prospects, e.g. ``ready: 6s 2z (7 live), ~71% to
+        win, ~34 points expected``."""
+        return self._summaries()[0]
+
+    @property
+    def summary_zh(self) -> str:
+        """:attr:`summary` in Chinese."""
+        return self._summaries()[1]
+
+    def _summaries(self) -> tuple[str, str]:
+        en, zh = _outlook_text(self.win_chance, self.expected, "points", "分")
+        if self.action == "hunyou":
+            return (f"混儿悠: the next draw wins, any tile (无混儿), {en}",
+                    f"混儿悠：下一张摸什么都和（无混儿），{zh}")
+        if self.ready and not self.dead:
+            only = ", self-draw only" if self.self_draw_only else ""
+            only_zh = "，只能自摸" if self.self_draw_only else ""
+            if self.any_tile:
+                return (f"wins on any tile (混儿悠-ready, {self.winning_live} live{only}), {en}",
+                        f"和任意牌（可混儿悠，{self.winning_live}张活牌{only_zh}），{zh}")
+            tiles = _tile_list([w.tile for w in self.waits if (w.win or w.discard.win) and w.live > 0])
+            live = sum(w.live for w in self.waits if w.win or w.discard.win)
+            return (f"ready: {tiles} ({live} live{only}), {en}", f"听{tiles}（{live}张活牌{only_zh}），{zh}")
+        if self.dead:
+            head, head_zh = "ready, but every winning tile is visible (no live win)", "听牌但和的牌已全部现出（空听）"
+        else:
+            head = f"{self.shanten} step{'s' if self.shanten > 1 else ''} from ready: {self.improving_count} improving tiles"
+            head_zh = f"{self.shanten}向听：进张{self.improving_count}张"
+        if self.legal_improving is not None and (self.dead or self.legal_improving != self.improving_count):
+            sep = "; " if self.dead else ", "
+            if self.legal_improving:
+                head += f"{sep}{self.legal_improving} to a ready hand with a live win"
+                head_zh += f"，{self.legal_improving}张可成有活牌的听牌"
+            else:
+                head += f"{sep}none to a ready hand with a live win"
+                head_zh += "，没有一张牌能成有活牌的听牌"
+        return f"{head}, {en}", f"{head_zh}，{zh}"
 
     def label(self) -> str:
         if self.action == "discard":
@@ -403,7 +475,16 @@ class Option:
             "shanten_pairs": self.shanten_pairs,
             "improving": self.improving_count,
             "improving_tiles": [{"tile": str(t), "live": n} for t, n in self.improving],
+            "win_chance": round(self.win_chance, 4),
+            "expected": round(self.expected, 3),
+            "legal_shanten": self.legal_shanten,
+            "any_tile": self.any_tile,
+            "dead": self.dead,
+            "summary": self.summary,
+            "summary_zh": self.summary_zh,
         }
+        if self.legal_improving is not None:
+            d["legal_improving"] = self.legal_improving
         if self.replacement_draw:
             d["replacement_draw"] = True
         if self.ready:
@@ -421,6 +502,14 @@ class Advice:
     visible: tuple[int, ...]  # copies of each kind visible to this player
     now: BeijingResult | None = None  # the 14 tiles scored as a self-drawn win, when complete
     hungang: bool = False  # all four wilds held: 混杠 may be declared, a flat 40 (B2)
+    wall_left: int = 0  # tiles left for normal draws, as given or estimated (tjmj.advise.estimate_wall_left)
+    wall_estimated: bool = True  # wall_left was not given
+    draws: int = 0  # the player's own draws left (tjmj.advise.draws_left)
+
+    @property
+    def unseen(self) -> int:
+        """Tiles this player cannot see (the wall and the others' hands): what a draw is picked from."""
+        return sum(4 - n for n in self.visible)
 
     @property
     def best(self) -> Option:
@@ -438,6 +527,8 @@ class Advice:
         d: dict[str, object] = {
             "options": [o.to_dict() for o in self.options],
             "live": {str(TILES[k]): 4 - n for k, n in enumerate(self.visible) if n},
+            "model": {"wall_left": self.wall_left, "estimated": self.wall_estimated, "draws": self.draws,
+                      "unseen": self.unseen},
         }
         if self.now is not None:
             d["win_now"] = {"value": self.now.value, "win": self.now.win, "elements": self.now.codes,
@@ -457,6 +548,7 @@ def advise(
     rules: BeijingRules = BEIJING,
     dealer: bool = False,
     indicator_visible: bool = True,
+    wall_left: int | None = None,
 ) -> Advice:
     """Rank every discard, kong and 混儿悠 of a 14-tile Beijing turn (``hand`` is the concealed hand
     before the draw: 13 − 3 × melds tiles).
@@ -464,20 +556,23 @@ def advise(
     ``indicator``: the 混坯 (the wild is its successor, B2; ignored when ``rules.wilds`` is false);
     ``seen``: every other tile visible to this player (all discards, the others' melds), MPSZ text
     or kinds; ``dealer``: the player is the dealer (庄胡 doubles every value, B5);
-    ``indicator_visible``: the 混坯 still lies face up (False once drawn).  Raises
+    ``indicator_visible``: the 混坯 still lies face up (False once drawn); ``wall_left``: tiles left
+    for normal draws (None: estimated from the unseen tiles).  Raises
     :class:`~tjmj.families.beijing.score.InvalidBeijingHand` (a ``TileError``) naming what is wrong.
     """
     h = prepare_beijing(hand, draw, melds=melds, indicator=indicator, rules=rules,
                         context=WinContext(dealer=dealer), indicator_visible=indicator_visible)
-    return advise_input(h, _tiles(seen, "seen"))
+    return advise_input(h, _tiles(seen, "seen"), wall_left=wall_left)
 
 
-def advise_input(h: BeijingHand, seen: Sequence[int] = ()) -> Advice:
+def advise_input(h: BeijingHand, seen: Sequence[int] = (), *, wall_left: int | None = None) -> Advice:
     """:func:`advise` on a checked hand (:func:`~tjmj.families.beijing.score.prepare_beijing`, ``h.draw``
     set; ``h.context.dealer`` is used)."""
     if h.draw is None:
         raise ValueError("advise_input takes a 14-tile turn: the hand and its draw")
     vis = live_counts(h, seen)
+    if wall_left is not None and wall_left < 0:
+        raise InvalidBeijingHand(f"wall_left: {wall_left} is negative")
     live = [4 - n for n in vis]
     drawable = [4 - n for n in live_counts(h)]
     scorer = scorer_for(h.indicator, h.rules)
@@ -486,6 +581,9 @@ def advise_input(h: BeijingHand, seen: Sequence[int] = ()) -> Advice:
     own = list(h.counts)
     now = score_input(h)
     now_win = now.complete and now.win
+    unseen = sum(live)
+    wall = estimate_wall_left(unseen) if wall_left is None else wall_left
+    model = _Model(scorer, live, drawable, unseen, draws_left(wall), wall, dealer)
 
     def measure(action: str, tile: int, counts: list[int], melds: tuple[Meld, ...]) -> Option:
         n = len(melds)
@@ -496,8 +594,9 @@ def advise_input(h: BeijingHand, seen: Sequence[int] = ()) -> Advice:
             ws = _wait_list(scorer, counts, melds, live, drawable, dealer=dealer,
                             after_kong=action in ("ankong", "added_kong"), hunyou=action == "hunyou")
             ready_any = scorer.hunyou_ready(counts, n)
-        return Option(action, TILES[tile], sh, std, pairs, tuple(improving), ws, ready_any,
-                      action != "ankong" and action != "added_kong" and tile == wk)
+        o = Option(action, TILES[tile], sh, std, pairs, tuple(improving), ws, ready_any,
+                   action != "ankong" and action != "added_kong" and tile == wk)
+        return model.outlook(o, counts, melds)
 
     options: list[Option] = []
     can_hunyou = h.rules.hunyou and wk >= 0 and own[wk] > 0 and now_win
@@ -519,4 +618,214 @@ def advise_input(h: BeijingHand, seen: Sequence[int] = ()) -> Advice:
                 options.append(measure("added_kong", k, c, km))
     options.sort(key=Option.sort_key)
     ranked = tuple(replace(o, rank=i + 1) for i, o in enumerate(options))
-    return Advice(h, ranked, tuple(vis), now if now.complete else None, wk >= 0 and own[wk] == 4)
+    return Advice(h, ranked, tuple(vis), now if now.complete else None, wk >= 0 and own[wk] == 4, wall,
+                  wall_left is None, model.rounds)
+
+
+# --------------------------------------------------------------------------------------------
+# The model: the chance and points of a win (module docstring; tjmj.advise for the chain)
+# --------------------------------------------------------------------------------------------
+
+_ZIMO, _MENQING, _DEALER, _QIDUI = (bit_of(c) for c in ("ZIMO", "MENQING", "DEALER", "QIDUI"))
+
+
+@dataclass
+class _Model:
+    """The chance and points of a win for each option of one Beijing turn."""
+
+    scorer: BeijingScorer
+    live: list[int]
+    drawable: list[int]
+    unseen: int
+    rounds: int
+    wall_left: int
+    dealer: bool
+    cache: dict[tuple[Meld, ...], dict[bytes, tuple[float, float]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        from ...bots import beijing_strong as bs  # the engine is imported on first use only
+
+        r = self.scorer.rules
+        self.discard_rate = bs.DISCARD_RATE
+        self.later = bs.LATER_STEPS_B if r.wilds else bs.LATER_STEPS_A
+        self.later_pairs = bs.LATER_PAIRS
+        self.ready_width = bs.READY_WIDTH
+        self.pairs_width = bs.PAIRS_WIDTH
+        self.ramp = bs.HAZARD_RAMP_B if r.wilds else bs.HAZARD_RAMP_A
+        self.hazard = hazard_now(self.wall_left, self.ramp)
+        self.discard_mult = 4 if r.scoring == "multiply" and r.discard_pays == "all" else 3
+        self.ctx_self = WinContext(self_drawn=True, dealer=self.dealer)
+        self.ctx_disc = WinContext(self_drawn=False, dealer=self.dealer)
+        self.wk = -1 if self.scorer.wild is None else int(self.scorer.wild)
+
+    def per_round(self, ws: float, vs: float, wd: float, vd: float) -> tuple[float, float]:
+        """(chance to win a round, mean points of that win) from the live self-draw wins ``ws`` worth
+        ``vs`` points in all and the live discard wins ``wd`` worth ``vd``: the three others' discards
+        come first (each a given live tile with ``DISCARD_RATE`` × its share), then the own draw."""
+        u = self.unseen
+        pd = min(1.0, self.discard_rate * wd / u)
+        ps = min(1.0, ws / u)
+        miss_d = (1.0 - pd) ** 3
+        by_d, by_s = 1.0 - miss_d, miss_d * ps
+        q = by_d + by_s
+        if q <= 0:
+            return 0.0, 0.0
+        return q, (by_d * (vd / wd if wd else 0.0) + by_s * (vs / ws if ws else 0.0)) / q
+
+    def ready_figures(self, waits: Sequence[Wait]) -> tuple[float, float]:
+        """(q, v) of a ready hand's own waits (the next draw's values)."""
+        dm = self.discard_mult
+        ws = vs = wd = vd = 0
+        for w in waits:
+            if w.live <= 0:
+                continue
+            if w.win:
+                ws += w.live
+                vs += w.live * 3 * w.value
+            if w.discard.win:
+                wd += w.live
+                vd += w.live * dm * w.discard.value
+        return self.per_round(ws, vs, wd, vd)
+
+    def hand_figures(self, c: list[int], melds: tuple[Meld, ...], drawn: int) -> tuple[float, float]:
+        """(q, v) of the 13 tiles ``c`` (0, 0 when not ready), scored by the scorer; ``drawn``: the
+        kind just drawn (one live copy fewer)."""
+        sc = self.scorer
+        n = len(melds)
+        ok_d = sc._allowed(melds, self.ctx_disc)[0]
+        dm = self.discard_mult
+        live = self.live
+        ws = vs = wd = vd = 0
+        for x in self.candidates(c, n):
+            lx = live[x] - (x == drawn)
+            if lx <= 0:
+                continue
+            c[x] += 1
+            if sc.is_complete(c, n):
+                b = sc._best(c, x, melds, self.ctx_self)
+                if b is not None:
+                    ws += lx
+                    vs += lx * 3 * b[0]
+                if ok_d:
+                    bd = sc._best(c, x, melds, self.ctx_disc)
+                    if bd is not None:
+                        wd += lx
+                        vd += lx * dm * bd[0]
+            c[x] -= 1
+        return self.per_round(ws, vs, wd, vd)
+
+    def candidates(self, c: list[int], n_melds: int) -> Iterable[int]:
+        """The draws that may complete the 13 tiles ``c`` (B4): the drawn tile joins a group of tiles
+        held, so it is next to a non-wild tile held (the same kind for honours and pairs) or the wild;
+        only a hand that wins on any draw (混儿悠-ready: less one wild, melds or six pairs; two wilds and
+        a pair are a meld with one of them) may be completed by a tile far from all it holds."""
+        wk = self.wk
+        if wk >= 0 and c[wk] and self.scorer.hunyou_ready(c, n_melds):
+            return range(NUM_KINDS)
+        near = {wk} if wk >= 0 else set()
+        for x in range(NUM_KINDS):
+            if c[x] and x != wk:
+                if x >= 27:
+                    near.add(x)
+                else:
+                    lo = x - x % 9
+                    near.update(range(max(lo, x - 2), min(lo + 9, x + 3)))
+        return sorted(near)
+
+    def routes(self, counts: list[int], melds: tuple[Meld, ...], kinds: Iterable[int]) -> list[tuple[int, float, float]]:
+        """Per live kind of ``kinds`` whose draw allows (one discard) a ready hand with a live win: (its
+        live copies, that hand's chance to win a round, its mean points), the best hand (q × v) taken."""
+        live = self.live
+        sc = self.scorer
+        n = len(melds)
+        wk = -1 if sc.wild is None else int(sc.wild)
+        cache = self.cache.setdefault(melds, {})
+        c = list(counts)
+        out = []
+        for k in kinds:
+            lk = live[k]
+            if lk <= 0:
+                continue
+            c[k] += 1
+            best = (0.0, 0.0)
+            for j in range(NUM_KINDS):
+                if not c[j] or j == k:
+                    continue
+                c[j] -= 1
+                key = bytes(c) + bytes((k,))
+                got = cache.get(key)
+                if got is None:
+                    if wk >= 0:  # ready ⇔ one more wild completes it
+                        c[wk] += 1
+                        ready = sc.is_complete(c, n)
+                        c[wk] -= 1
+                    else:
+                        ready = True
+                    got = cache[key] = self.hand_figures(c, melds, k) if ready else (0.0, 0.0)
+                c[j] += 1
+                if got[0] * got[1] > best[0] * best[1] or (got[0] * got[1] == best[0] * best[1] and got[0] > best[0]):
+                    best = got
+            c[k] -= 1
+            if best[0] > 0:
+                out.append((lk, best[0], best[1]))
+        return out
+
+    def least(self, melds: tuple[Meld, ...], pairs: bool) -> tuple[float, float]:
+        """(points of the least self-drawn win, of the least discard win) of a hand far from ready:
+        自摸, 门清 while no meld is claimed, 庄, and 七对子 on that route (B5)."""
+        r = self.scorer.rules
+        flags = (_MENQING if all(m.type is MeldType.CONCEALED_KONG for m in melds) else 0) | \
+            (_DEALER if self.dealer else 0) | (_QIDUI if pairs else 0)
+        v_s = value_of(resolve(flags | _ZIMO, r.scoring), r.scoring, r.cap)
+        v_d = value_of(resolve(flags, r.scoring), r.scoring, r.cap)
+        return 3.0 * v_s, float(self.discard_mult * v_d)
+
+    def outlook(self, o: Option, counts: list[int], melds: tuple[Meld, ...]) -> Option:
+        """``o`` with ``win_chance``, ``expected``, ``legal_shanten`` and ``legal_improving``."""
+        unseen = self.unseen
+        if not unseen:  # nothing left to draw
+            return replace(o, legal_shanten=o.shanten)
+        rounds = self.rounds + (1 if o.replacement_draw and not o.ready else 0)  # the replacement draw
+        hz, ramp = self.hazard, self.ramp
+        waits = o.waits
+        first: tuple[float, float] | None = None
+        if o.replacement_draw and o.ready:  # the replacement draw (杠上开花) first, then plain draws
+            first = self.ready_figures([replace(w, discard=replace(w.discard, win=False)) for w in waits])
+            waits = _wait_list(self.scorer, counts, melds, self.live, self.drawable, dealer=self.dealer)
+        limp: int | None = None
+        q, v = self.ready_figures(waits) if o.ready else (0.0, 0.0)
+        if o.ready and q > 0:
+            lsh = 0
+            p = _chain(0, 0.0, q, rounds, (), hz, ramp)
+            e = p * v
+        elif o.shanten <= 1:
+            kinds = range(NUM_KINDS) if o.ready else (int(t) for t, _ in o.improving)
+            routes = self.routes(counts, melds, kinds)
+            limp = sum(n for n, _, _ in routes)
+            if routes:
+                lsh = 1
+                p, e = _routes_chance(routes, unseen, rounds, hz, ramp)
+            else:
+                lsh = 2
+                p, e = self.far(o, melds, 2, self.later[2] if o.ready else o.improving_count / unseen, rounds)
+        else:
+            lsh = o.shanten
+            p, e = self.far(o, melds, o.shanten, o.improving_count / unseen, rounds)
+        if first is not None:
+            q1, v1 = first
+            p, e = q1 + (1 - q1) * p, q1 * v1 + (1 - q1) * e
+            if q1 > 0:
+                lsh = 0
+        return replace(o, win_chance=p, expected=e, legal_shanten=lsh, legal_improving=limp)
+
+    def far(self, o: Option, melds: tuple[Meld, ...], steps: int, first: float, rounds: int) -> tuple[float, float]:
+        """(chance, expected points) of a hand ``steps`` from a ready hand: the first step at ``first``
+        a round, the later ones at the usual rates, the win with a usual ready hand's width, worth the
+        least win (:meth:`least`); seven pairs' rates when that shape is the nearer."""
+        pairs = o.shanten_pairs is not None and o.shanten_pairs < o.shanten_standard
+        width = self.pairs_width if pairs else self.ready_width
+        vs, vd = self.least(melds, pairs)
+        ok_d = self.scorer._allowed(melds, self.ctx_disc)[0]
+        q, v = self.per_round(width, width * vs, width if ok_d else 0, width * vd if ok_d else 0)
+        p = _chain(min(steps, 6), first, q, rounds, self.later_pairs if pairs else self.later, self.hazard, self.ramp)
+        return p, p * v
