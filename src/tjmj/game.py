@@ -276,6 +276,8 @@ class Match:
         self.wilds: tuple[Tile, ...] = ()  # the wild kinds of the hand (R2, B2): none in some families
         self._version = 0  # bumped by every action: legal actions are cached per version
         self._legal: tuple[int, list[Action]] | None = None
+        # the last hand that ended: (its number, its seats, the index of its end_kyoku) for revealed_hands
+        self._ended: tuple[int, list[Seat], int] | None = None
         self.log("start_game", names=[self.names[p] for p in self.seating], seating=self.seating, seed=seed,
                  rules=self.rules.to_dict(), **self._start_game_fields())
         self._begin_hand()
@@ -353,6 +355,10 @@ class Match:
 
     def _table_fields(self, obs: dict[str, Any], seat: int | None) -> None:
         """Add the family's fields to an observation during a hand (turn, claim, rob)."""
+
+    def _win_preview(self, seat: int) -> dict[str, Any]:
+        """What ``seat``'s win now would score (``win`` is legal for it): the family's figures."""
+        return {}
 
     # ---- events ------------------------------------------------------------------------
 
@@ -625,6 +631,8 @@ class Match:
             self.scores[s] += deltas[s]
         self.log("end_kyoku", payments=[p.to_dict() for p in pays], deltas=deltas, scores=list(self.scores))
         self.last_payments = pays
+        # the next deal replaces self.seats: keep this hand's, untouched from here on (revealed_hands)
+        self._ended = (self.hand_number, self.seats, len(self.events) - 1)
         self._next_hand(winner)
 
     def _next_hand(self, winner: int) -> None:
@@ -705,6 +713,45 @@ class Match:
                           else None)
             d["to_act"] = self.to_act
         return d
+
+    def win_preview(self, seat: int) -> dict[str, Any] | None:
+        """What ``seat`` would score by declaring ``win`` now — Tianjin ``{"fan", "name", "elements"}``,
+        Beijing ``{"value", "name", "elements", "payment"}`` — scored exactly as the win would be;
+        None unless ``win`` is legal for ``seat`` now.  It tells that seat's own hand: show it to
+        that seat alone."""
+        if WIN not in self.legal_actions(seat):
+            return None
+        return self._win_preview(seat)
+
+    def revealed_hands(self, hand: int | None = None) -> list[dict[str, Any]]:
+        """Every seat's concealed tiles (``tiles``, sorted) and melds (``melds``, as in observations)
+        as they stood when hand ``hand`` (None: the last one that ended) ended, by seat; a winner's
+        ``tiles`` leave out the winning tile (its ``hora`` event's ``hand``).  Once a hand is over
+        every hand in it is public (the settlement shows them face up): this is where that is
+        decided.  A hand still in play, or not dealt yet, is never revealed (ValueError); only the
+        last hand that ended is kept (an earlier one: ValueError too)."""
+        ended = self._ended
+        if ended is None:
+            raise ValueError("no hand has ended yet: a hand in play is never revealed")
+        if hand is not None and hand != ended[0]:
+            state = "is in play or to come" if hand > ended[0] else "is no longer kept"
+            raise ValueError(f"hand {hand} cannot be revealed: it {state} (hand {ended[0]} is the last that ended)")
+        _, seats, end = ended
+        hora = None
+        for i in range(end - 1, -1, -1):  # the win, if any, is logged just before the settlement
+            ev = self.events[i]
+            if ev["type"] == "hora":
+                hora = ev
+                break
+            if ev["type"] == "start_kyoku":
+                break
+        out = []
+        for s, st in enumerate(seats):
+            if hora is not None and hora["actor"] == s:
+                out.append({"tiles": list(hora["hand"]), "melds": list(hora["melds"])})
+            else:
+                out.append({"tiles": [TILE_TEXT[t] for t in sorted(st.hand)], "melds": [str(m) for m in st.melds]})
+        return out
 
     @property
     def returns(self) -> list[int]:

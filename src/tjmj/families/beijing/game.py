@@ -296,19 +296,7 @@ class BeijingMatch(Match):
     def _win(self, seat: int, source: int | None = None, robbed: MeldType | None = None, *,
              hungang: bool = False, hunyou: bool = False) -> None:
         st = self.seats[seat]
-        counts = list(st.counts)
-        if source is not None:  # on a discard, or robbing a kong: the tile is not in the hand yet
-            assert self._window_tile is not None
-            tile = self._window_tile
-            counts[tile] += 1
-            ctx = self._context(seat, self_drawn=False, rob=robbed is not None)
-        else:
-            tile = self.last_draw if self.last_draw is not None else self._best_dealt(seat)
-            ctx = self._context(seat, self_drawn=True, hunyou=hunyou)
-        if hungang:
-            ctx = WinContext(self_drawn=True, dealer=seat == self.dealer, hungang=True)
-        res = self.scorer.score(counts, tile, st.melds, ctx)
-        assert res.win, (res, ctx)
+        res, tile, counts = self._score_win(seat, source, robbed, self._window_tile, hungang=hungang, hunyou=hunyou)
         concealed = [TILES[k] for k in range(34) for _ in range(counts[k])]
         concealed.remove(tile)
         self.log(
@@ -323,11 +311,40 @@ class BeijingMatch(Match):
             name=res.name,
             self_drawn=source is None,
             rob_kong=robbed is not None,
-            kong_draw=ctx.kong_draw,
-            last_tile=ctx.last_tile,
+            kong_draw=res.context.kong_draw,
+            last_tile=res.context.last_tile,
             hunyou=hunyou,
         )
         self._settle(winner=seat, win=(res, source, robbed))
+
+    def _score_win(self, seat: int, source: int | None, robbed: MeldType | None, window_tile: Tile | None, *,
+                   hungang: bool = False, hunyou: bool = False) -> tuple[BeijingResult, Tile, list[int]]:
+        """The result of ``seat``'s win, its winning tile and its 14 concealed tiles per kind: a win and
+        its preview are scored alike."""
+        st = self.seats[seat]
+        counts = list(st.counts)
+        if source is not None:  # on a discard, or robbing a kong: the tile is not in the hand yet
+            assert window_tile is not None
+            tile = window_tile
+            counts[tile] += 1
+            ctx = self._context(seat, self_drawn=False, rob=robbed is not None)
+        else:
+            tile = self.last_draw if self.last_draw is not None else self._best_dealt(seat)
+            ctx = self._context(seat, self_drawn=True, hunyou=hunyou)
+        if hungang:
+            ctx = WinContext(self_drawn=True, dealer=seat == self.dealer, hungang=True)
+        res = self.scorer.score(counts, tile, st.melds, ctx)
+        assert res.win, (res, ctx)
+        return res, tile, counts
+
+    def _win_preview(self, seat: int) -> dict[str, Any]:
+        w = self.window
+        source = w.source if w is not None else None
+        robbed = w.kong if w is not None and w.kind == "rob" else None
+        res, _, _ = self._score_win(seat, source, robbed, w.tile if w is not None else None)
+        pays = self._payments(seat, (res, source, robbed))  # reads the table, changes nothing
+        return {"value": res.value, "name": res.name, "elements": res.codes,
+                "payment": sum(p.amount for p in pays if p.reason == "win" and p.payee == seat)}
 
     def _do_window(self, seat: int, a: Action) -> None:
         # the tile won on is needed after the window closes (the base forgets the window first)

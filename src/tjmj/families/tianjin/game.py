@@ -231,6 +231,11 @@ class TianjinMatch(Match):
         )
         self._settle(winner=seat, win=r.fan)
 
+    def _win_preview(self, seat: int) -> dict[str, Any]:
+        r = self._win_result(seat)  # as _win scores it
+        assert r is not None and r.win
+        return {"fan": r.fan, "name": r.name, "elements": r.codes}
+
     def _payments(self, winner: int, win: Any) -> list[Payment]:
         rules = self.rules
         base = rules.base
