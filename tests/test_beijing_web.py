@@ -418,11 +418,13 @@ def test_the_pages_offer_both_families(store: Any) -> None:
         js = client.get("/static/lobby.js").text
         assert '"beijing_a"' in js and '"yiyou"' in js
         table = client.get("/static/table.js").text
-        for needed in ("chiTiles", "hunyou", "reserve_line", "window_waiting", "抢杠 Rob", "和 Win", "混杠"):
+        for needed in ("chiTiles", "hunyou", "reserve_line", "window_waiting", "act_win_rob", "act_win_discard",
+                       "hungang"):
             assert needed in table, needed
         i18n = client.get("/static/i18n.js").text
         for key in ("family_beijing", "indicator_bj", "why_dianpao", "why_upstairs", "why_mutual", "why_hunyou",
-                    "why_shaozhuang", "why_rob_kong", "why_discarder", "settle_upstairs", "upstairs_mark"):
+                    "why_shaozhuang", "why_rob_kong", "why_discarder", "settle_upstairs", "upstairs_mark",
+                    "act_win_rob", "act_win_discard", "act_hungang"):
             assert f"{key}:" in i18n, key
 
 

@@ -87,9 +87,9 @@ def _step(page: Page) -> None:
     if win.count():
         win.first.click()
         return
-    tiles = page.locator("#myhand .htile img.can")
+    tiles = page.locator("#myhand button.htile.can")
     if tiles.count():
-        drawn = page.locator("#myhand .htile img.can.drawn")
+        drawn = page.locator("#myhand button.htile.can.drawn")
         (drawn.first if drawn.count() else tiles.last).click()
         return
     buttons = page.locator("#myhand button.act")
@@ -238,7 +238,7 @@ def test_a_newcomer_picks_beijing_for_a_quick_game(server: str, browser: Browser
     page.wait_for_url("**/table/**")
     expect(page.locator("#handinfo")).to_contain_text("北京麻将", timeout=15_000)
     expect(page.locator("#center .indicator")).to_contain_text("混坯")
-    expect(page.locator("#center .indicator img.wild")).to_have_count(1)  # one wild kind (B2)
+    expect(page.locator("#center .indicator svg.tile.wild")).to_have_count(1)  # one wild kind (B2)
     expect(page.locator("#center")).to_contain_text("离荒牌还有")
     assert page.locator(".mark.sit, .mark.pull").count() == 0
     _not_blank(page, tmp_path / "beijing-table.png")
@@ -281,32 +281,33 @@ def test_beijing_from_the_lobby_a_chi_and_a_win_on_a_discard(browser: Browser, t
         page.select_option("#match_hands", "1")
         page.click("#create button[type=submit]")
         page.wait_for_url("**/table/**")
-        expect(page.locator(".rulesline")).to_contain_text("北京麻将 · beijing_a")
+        expect(page.locator(".rulesline")).to_contain_text("北京麻将 · 北京 A")
         page.locator("button.primary.big").click()
         chi = page.locator("#myhand button.act-chi")
         expect(chi).to_have_count(3, timeout=15_000)  # 234m, 345m, 456m
         expect(page.locator("#center")).to_contain_text("南")  # South discarded it
-        expect(page.locator("#center .claimable img")).to_have_attribute("alt", "4m")
+        expect(page.locator("#center .claimable svg.tile")).to_have_attribute("data-tile", "4m")
         three = page.locator('#myhand button[data-action="chi 3m"]')
-        expect(three).to_contain_text("吃 Chi")
-        tiles = three.locator("img")
+        expect(three).to_contain_text("吃")
+        tiles = three.locator("svg.tile")
         expect(tiles).to_have_count(3)
-        assert [tiles.nth(i).get_attribute("alt") for i in range(3)] == ["3m", "4m", "5m"]
+        assert [tiles.nth(i).get_attribute("data-tile") for i in range(3)] == ["3m", "4m", "5m"]
         expect(page.locator("#myhand button.act-pass")).to_have_count(1)
         _not_blank(page, tmp_path / "chi.png")
         three.click()
         expect(page.locator("#myhand .meld.meld-chi")).to_have_count(1)
-        page.locator('#myhand .htile img.can[alt="2m"]').click()
+        page.locator('#myhand button.htile.can[data-tile="2m"]').click()
         win = page.locator("#myhand button.act-win")
-        expect(win).to_have_text("和 Win", timeout=15_000)
-        expect(page.locator("#center .claimable img")).to_have_attribute("alt", "6m")
+        expect(win).to_contain_text("和 · 一条龙 · 2 点", timeout=15_000)  # the value before pressing (issue 11)
+        expect(page.locator("#center .claimable svg.tile")).to_have_attribute("data-tile", "6m")
         win.click()
         expect(page.locator("#overlay")).to_be_visible(timeout=15_000)
         modal = page.locator("#modal")
         expect(modal).to_contain_text("点炮")
         expect(page.locator("#modal .formula-line")).to_have_text("一条龙 +3 = 3；未门清，减半（进一）→ 2")
-        expect(page.locator("#modal table.elements")).to_contain_text("pure straight 1-9")
-        expect(page.locator("#modal td.why")).to_have_text("点数 2 · 包三家 ×3")
+        expect(page.locator("#modal table.elements")).to_contain_text("一条龙")  # names in the page's language
+        expect(page.locator("#modal td.why")).to_contain_text("包三家")
+        expect(page.locator("#modal .hands-up .row")).to_have_count(4)  # every hand face up (issue 11)
         expect(page.locator("#modal table.payments")).to_contain_text("6")
         _not_blank(page, tmp_path / "beijing-win.png")
         assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
@@ -334,11 +335,11 @@ def test_beijing_hunyou_is_a_way_to_discard(browser: Browser, tmp_path: Path) ->
         page.locator("button.primary.big").click()
         toggle = page.locator("#myhand button.mode-hunyou")
         expect(toggle).to_have_count(1, timeout=15_000)
-        expect(page.locator("#myhand button.act-win")).to_have_text("自摸 Win")
-        expect(page.locator("#center .indicator img.wild")).to_have_attribute("alt", "5z")
+        expect(page.locator("#myhand button.act-win")).to_contain_text("自摸")
+        expect(page.locator("#center .indicator svg.tile.wild")).to_have_attribute("data-tile", "5z")
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
-        glowing = page.locator("#myhand .htile img.can.hunyou")
+        glowing = page.locator("#myhand button.htile.can.hunyou")
         expect(glowing).to_have_count(1)  # only discarding 9s leaves 13 tiles that win on any draw
         expect(page.locator("#myhand .note.hunyou")).to_contain_text("混儿悠")
         _not_blank(page, tmp_path / "hunyou.png")

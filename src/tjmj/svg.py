@@ -565,7 +565,7 @@ def sprite() -> str:
     One request draws a whole table at once (a slow link shows the whole hand together, not tile
     by tile); the symbols carry no ``<title>``: the page names each tile in words itself.
     """
-    out = [f'<svg xmlns="{_SVG_NS}" aria-hidden="true" style="display:none">']
+    out = [f'<svg xmlns="{_SVG_NS}" aria-hidden="true" class="tjmj-sprite" width="0" height="0">']
     view = f"0 0 {TILE_W} {TILE_H}"
     for k in range(34):
         body = _tile_markup(_Spec(Tile(k)), 0, 0, title=False, label=False)

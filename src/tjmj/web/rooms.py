@@ -75,8 +75,11 @@ __all__ = [
     "beijing_win_detail",
     "frames",
     "hint",
+    "payment_formula",
     "rebuild",
+    "tianjin_payments_detail",
     "token_hash",
+    "win_arrangement",
 ]
 
 log = logging.getLogger("tjmj.web")
@@ -257,9 +260,13 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     tiles left wait on, with fan (Tianjin) or value (Beijing) and live copies.
 
     ``live`` counts copies not visible to this seat: its hand, every meld, every discard and the
-    indicator (Beijing's 混坯 while it lies face up).  Each entry also has ``rank`` (1 = best),
-    ``improving`` (live tiles that lower the shanten), ``improving_tiles`` and, when ready, ``ev``
-    (Σ live × fan, or × value, over the winning draws).
+    indicator (Beijing's 混坯 while it lies face up).  Each entry also has ``rank`` (1 = best: by the
+    expected value of a legal win, docs/advise.md), ``improving`` (live tiles that lower the shanten),
+    ``improving_tiles``, ``win_chance`` and ``expected`` (the chance of a legal win within the draws
+    the wall leaves, and that times its fan or points), ``legal_shanten``, ``dead`` (ready, no live
+    legal win: 死提溜), ``any_tile`` (wins on any tile: 混儿吊 / 混儿悠), ``summary`` and
+    ``summary_zh`` (one line each) and, when ready, ``ev`` (Σ live × fan, or × value, over the
+    winning draws).
     """
     rules = m.rules
     if isinstance(rules, BeijingRules):
@@ -284,7 +291,8 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
     rest, draw = _split_draw(obs, hand)
     xxg = bool(obs["seats"][seat].get("xiaoxianggong"))
-    a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=rules, xiaoxianggong=xxg)
+    a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=rules, xiaoxianggong=xxg,
+               wall_left=obs.get("wall_left"))
     by_tile = {o.tile: o for o in a.discards}
     wilds = set(obs["wilds"])
     out = []
@@ -307,12 +315,24 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
             "tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": o.shanten, "hundiao": o.hundiao,
             "waits": entries, "rank": o.rank, "improving": o.improving_count,
             "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in o.improving],
+            **_hint_outlook(o),
         }
         if o.ready:
             entry["ev"] = o.ev
         out.append(entry)
     out.sort(key=lambda e: e["rank"])
     return out
+
+
+def _hint_outlook(o: Any) -> dict[str, Any]:
+    """The advisor's figures of one option for a hint entry (either family's ``Option``)."""
+    d: dict[str, Any] = {
+        "win_chance": round(o.win_chance, 3), "expected": round(o.expected, 2), "legal_shanten": o.legal_shanten,
+        "dead": o.dead, "any_tile": o.any_tile, "summary": o.summary, "summary_zh": o.summary_zh,
+    }
+    if o.legal_improving is not None:
+        d["legal_improving"] = o.legal_improving
+    return d
 
 
 def _split_draw(obs: dict[str, Any], hand: list[Tile]) -> tuple[list[Tile], Tile]:
@@ -327,8 +347,8 @@ def _split_draw(obs: dict[str, Any], hand: list[Tile]) -> tuple[list[Tile], Tile
 
 def _beijing_hint(m: Match, seat: int, rules: BeijingRules) -> list[dict[str, Any]]:
     """Beijing's hint (B2–B5), by :func:`tjmj.families.beijing.advise.advise`: as Tianjin's, with
-    ``value`` where Tianjin gives ``fan``, each wait's value won on a discard (``discard``), and
-    ``hunyou`` on a discard that may also be made as 混儿悠 (B3)."""
+    ``value`` where Tianjin gives ``fan`` (``expected`` in points), each wait's value won on a discard
+    (``discard``), and ``hunyou`` on a discard that may also be made as 混儿悠 (B3)."""
     try:
         from ..families.beijing.advise import advise
     except ImportError:  # the advisor is not there: no hint rather than a made-up one
@@ -351,7 +371,7 @@ def _beijing_hint(m: Match, seat: int, rules: BeijingRules) -> list[dict[str, An
     seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
     rest, draw = _split_draw(obs, hand)
     a = advise(rest, draw, indicator, own_melds, seen=seen, rules=rules, dealer=seat == m.dealer,
-               indicator_visible=face_up)
+               indicator_visible=face_up, wall_left=obs.get("wall_left"))
     by_tile = {o.tile: o for o in a.discards}
     legal = m.legal_actions(seat)
     hunyou = {x.tile for x in legal if x.type == "hunyou"}
@@ -376,6 +396,7 @@ def _beijing_hint(m: Match, seat: int, rules: BeijingRules) -> list[dict[str, An
             "tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": o.shanten, "hunyou": k in hunyou,
             "waits": waits, "rank": o.rank, "improving": o.improving_count,
             "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in o.improving],
+            **_hint_outlook(o),
         }
         if o.ready:
             entry["ev"] = o.ev
@@ -390,18 +411,47 @@ def frames(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
     def step(m: Match, action: Action | None, new: list[dict[str, Any]]) -> None:
         if new:
-            out.append({"events": new, "state": m.full_view()})
+            out.append({"events": named(new, m.rules.family), "state": m.full_view()})
 
     rebuild(events, step)
     return out
 
 
-def elements_detail(codes: Sequence[str]) -> list[dict[str, Any]]:
-    """Tianjin's elements of a win with their names and fan (R5)."""
+def named(events: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
+    """Events as the pages show them: a win also carries its elements' names (``elements_detail``:
+    code, Chinese, English; written once, in the element classes), so a log line or a replay reads in
+    either language.  The record itself keeps the codes only."""
+    if not any(e.get("type") == "hora" for e in events):
+        return events
+    if family == "beijing":
+        from ..families.beijing.elements import ELEMENT_BY_CODE as BEIJING_ELEMENTS
+
+        table: Any = BEIJING_ELEMENTS
+    else:
+        table = ELEMENT_BY_CODE
+    out = []
+    for e in events:
+        if e.get("type") == "hora" and isinstance(e.get("elements"), list):
+            detail = []
+            for c in e["elements"]:
+                el = table.get(c)
+                detail.append({"code": c, "chinese": el.chinese if el else c, "english": el.english if el else c})
+            e = {**e, "elements_detail": detail}
+        out.append(e)
+    return out
+
+
+def elements_detail(codes: Sequence[str], rules: Rules | None = None) -> list[dict[str, Any]]:
+    """Tianjin's elements of a win with their names and fan (R5); 天胡's value as these rules have
+    it (R5.5: 4 fan flat, or ×4 the best fan), not both readings."""
     out = []
     for c in codes:
         e = ELEMENT_BY_CODE.get(c)
-        out.append(e.to_dict() if e is not None else {"code": c, "chinese": c, "english": c, "value": ""})
+        d = e.to_dict() if e is not None else {"code": c, "chinese": c, "english": c, "value": ""}
+        if c == "TIANHU" and rules is not None:
+            best = getattr(rules, "tianhu", "flat") == "best_x4"
+            d["value"], d["value_zh"] = ("×4", "×4") if best else ("4 fan", "4番")
+        out.append(d)
     return out
 
 
@@ -558,8 +608,195 @@ def beijing_payments_detail(hora: dict[str, Any] | None, kyoku: dict[str, Any], 
                 log.warning("Beijing payment %s not explained by %s", pay, why)
             why = []
         d["why"] = why
+        d["formula"], d["formula_en"] = payment_formula(why, pay["amount"])
         out.append(d)
     return out
+
+
+# How each factor of a payment's ``why`` reads in its formula, (Chinese, English): Tianjin's (R6–R8)
+# and Beijing's (B6).  ``fan`` reads "2番" / "2 fan"; the others name then number, "坐庄2" / "sit 2".
+FACTOR_NAMES: dict[str, tuple[str, str]] = {
+    "fan": ("番", "fan"),
+    "kong": ("明杠", "discard kong"),
+    "added_kong": ("加杠", "added kong"),
+    "ankong": ("暗杠", "concealed kong"),
+    "gold_kong": ("金杠", "gold kong"),
+    "chan": ("铲", "chan"),
+    "penalty": ("打混罚", "wild discard"),
+    "sit": ("坐庄", "sit"),
+    "pull": ("拉庄", "pull"),
+    "base": ("底分", "base"),
+    "value": ("点数", "value"),
+    "dianpao": ("点炮", "dealt in"),
+    "discarder": ("包三家", "discarder pays all"),
+    "rob_kong": ("抢杠包三家", "robbed kong pays all"),
+    "mutual": ("互包", "tied"),
+    "hunyou": ("混儿悠被截", "混儿悠 cut short"),
+    "shaozhuang": ("烧庄", "烧庄"),
+    "shaozhuang_rounds": ("连烧", "烧庄 again"),
+    "upstairs": ("上楼", "upstairs"),
+}
+
+
+def payment_formula(why: Sequence[dict[str, Any]], amount: int) -> tuple[str, str]:
+    """A payment's factors as a product, Chinese and English: ``2番 × 坐庄2 × 拉庄2 = 8``; when the
+    product is more than the amount, the pot (锅牌, R8) held less: ``…= 8；锅里只剩5 → 5``.  No
+    factors: the amount alone."""
+    if not why:
+        return str(amount), str(amount)
+    zh, en = [], []
+    product = 1
+    for f in why:
+        n = f["times"]
+        product *= n
+        name_zh, name_en = FACTOR_NAMES.get(f["key"], (f["key"], f["key"]))
+        if f["key"] == "fan":
+            zh.append(f"{n}番")
+            en.append(f"{n} fan")
+        else:
+            zh.append(f"{name_zh}{n}")
+            en.append(f"{name_en} {n}")
+    formula, formula_en = " × ".join(zh) + f" = {product}", " × ".join(en) + f" = {product}"
+    if product != amount:
+        formula += f"；锅里只剩{amount} → {amount}"
+        formula_en += f"; only {amount} left in the pot → {amount}"
+    return formula, formula_en
+
+
+_KONG_POINTS = {"kong": 1, "added_kong": 1, "ankong": 2}  # R6 (金杠: the rules' gold_kong_points)
+_POT_ORDER = ("win", "kong", "chan", "penalty")  # R8: the order a pot (锅牌) pays in
+
+
+def tianjin_payments_detail(hora: dict[str, Any] | None, kyoku: dict[str, Any], hand_events: Sequence[dict[str, Any]],
+                            payments: Sequence[dict[str, Any]], rules: TianjinRules,
+                            hands: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each payment of a Tianjin hand with why it is that amount (R6–R8), as the engine computes it:
+    ``why`` lists factors whose product is the amount — the units (``fan``: the hand's fan for a
+    win; ``kong`` 明杠 1, ``added_kong`` 加杠 1, ``ankong`` 暗杠 2, ``gold_kong`` 金杠
+    ``gold_kong_points``; ``chan`` 铲 ``chan_units``; ``penalty`` 打混罚 ``wild_discard_penalty``),
+    ``base`` (底, when not 1), ``sit`` ×2 (坐庄: the dealer sat and is the payer or the payee) and
+    one ``pull`` ×2 per pull (拉庄) of the non-dealer of a payment between the dealer and them.
+    Under ``settlement: pot`` a payer pays at most what is left of their stake: a payment so cut
+    has ``capped: true`` and ``full`` (the product).  ``formula``/``formula_en`` write it out
+    (:func:`payment_formula`).  ``hands``: :meth:`Match.revealed_hands` (the kongs, in the order the
+    engine pays them).  A payment the factors do not explain gets an empty ``why`` (and a warning
+    in the log)."""
+    dealer, sit, pulls = kyoku["dealer"], bool(kyoku["sit"]), kyoku["pulls"]
+    wilds = set(kyoku["wilds"])
+    tail = [{"key": "base", "times": rules.base}] if rules.base != 1 else []
+    expected: list[tuple[str, int, int, list[dict[str, Any]]]] = []
+
+    def add(reason: str, payer: int, payee: int, key: str, units: int) -> None:
+        why = [{"key": key, "times": units}, *tail]
+        if dealer in (payer, payee):  # R8: the multiplier between the dealer and another seat
+            other = payee if payer == dealer else payer
+            if sit:
+                why.append({"key": "sit", "times": 2})
+            why += [{"key": "pull", "times": 2} for _ in range(pulls[other])]
+        if units:  # R8: a payment of 0 is not listed
+            expected.append((reason, payer, payee, why))
+
+    def each_other(payee: int, key: str, units: int, reason: str) -> None:
+        for p in range(SEATS):
+            if p != payee:
+                add(reason, p, payee, key, units)
+
+    if hora is not None:
+        each_other(hora["actor"], "fan", hora["fan"], "win")
+    if hora is not None or rules.kong_pay_on_draw:
+        for s, h in enumerate(hands):
+            for text in h["melds"]:
+                m = Meld.parse(text)
+                if m.type.is_kong:
+                    gold = m.type.value == "ankong" and TILE_TEXT[m.tile] in wilds
+                    key = "gold_kong" if gold else m.type.value
+                    each_other(s, key, rules.gold_kong_points if gold else _KONG_POINTS[key], "kong")
+    if any(e["type"] == "chan" for e in hand_events):
+        for p in range(SEATS):
+            if p != dealer:
+                add("chan", dealer, p, "chan", rules.chan_units)
+    for e in hand_events:
+        if e["type"] == "dahai" and e.get("wild"):  # 小相公 (R2): the discarder pays each other seat
+            for p in range(SEATS):
+                if p != e["actor"]:
+                    add("penalty", e["actor"], p, "penalty", rules.wild_discard_penalty)
+    pot = rules.settlement == "pot"
+    if pot:  # a stable sort, as the engine's: within a reason, the order made
+        expected.sort(key=lambda x: _POT_ORDER.index(x[0]))
+    out = []
+    i = 0
+    for pay in payments:
+        d = dict(pay)
+        why: list[dict[str, Any]] = []
+        paid = (pay["reason"], pay["payer"], pay["payee"])
+        while i < len(expected):
+            reason, payer, payee, factors = expected[i]
+            i += 1
+            if (reason, payer, payee) == paid:
+                why = factors
+                break
+            if not pot:  # only a pot leaves payments out (a stake used up pays 0)
+                break
+        product = 1
+        for f in why:
+            product *= f["times"]
+        if not why or not (product == pay["amount"] or (pot and product > pay["amount"])):
+            log.warning("Tianjin payment %s not explained by %s", pay, why)
+            why = []
+        elif product != pay["amount"]:
+            d["capped"], d["full"] = True, product
+        d["why"] = why
+        d["formula"], d["formula_en"] = payment_formula(why, pay["amount"])
+        out.append(d)
+    return out
+
+
+def win_arrangement(hora: dict[str, Any], kyoku: dict[str, Any], hand_events: Sequence[dict[str, Any]],
+                    rules: Rules) -> dict[str, Any] | None:
+    """The win's best arrangement, re-scored from its ``hora`` event under the hand's rules, in the
+    form of ``tjmj score --batch``: ``groups`` (each ``kind``, ``tiles``, ``plays`` — the kind each
+    tile plays, a wild the kind it stands for —, ``wild``, and ``winning``: the winning tile's index
+    in that group, or null) and ``winning_group`` (the index of the group holding the winning
+    tile); Tianjin adds ``dragon`` (the 龙's three groups), Beijing ``shape`` and ``wild``.  None for
+    a win without an arrangement (混杠), or when re-scoring does not give the engine's result
+    (logged: the engine is the authority)."""
+    try:
+        if isinstance(rules, BeijingRules):
+            from ..families.beijing.elements import WinContext
+            from ..families.beijing.score import score_beijing
+
+            codes = hora["elements"]
+            ctx = WinContext(self_drawn=hora["self_drawn"], dealer=hora["actor"] == kyoku["dealer"],
+                             last_tile=hora["last_tile"], kong_draw=hora["kong_draw"], rob_kong=hora["rob_kong"],
+                             hunyou=hora["hunyou"], hungang="HUNGANG" in codes, tianhe="TIANHE" in codes,
+                             dihe="DIHE" in codes)
+            # the 混坯 lies face up until the first replacement draw takes it (B2)
+            replaced = any(e["type"] == "tsumo" and e.get("replacement") for e in hand_events)
+            b = score_beijing("".join(hora["hand"]), hora["pai"], melds=list(hora["melds"]),
+                              indicator=kyoku.get("dora_marker"), rules=rules, context=ctx,
+                              indicator_visible=not replaced)
+            same = b.win and b.value == hora["value"] and b.codes == codes
+            a: Any = b.arrangement
+        elif isinstance(rules, TianjinRules):
+            from ..score import score
+
+            t = score("".join(hora["hand"]), hora["pai"], kyoku["dora_marker"], hora["melds"],
+                      kong_draw=hora["kong_draw"], tianhu=hora["tianhu"], rules=rules)
+            same = t.win and t.fan == hora["fan"] and t.codes == hora["elements"]
+            a = t.arrangement
+        else:
+            return None
+    except (ValueError, KeyError, TypeError) as e:  # TileError is a ValueError
+        log.warning("the win %s cannot be re-scored: %s", hora, e)
+        return None
+    if not same:
+        log.warning("re-scoring the win %s does not give the engine's result", hora)
+        return None
+    if a is None:
+        return None
+    d: dict[str, Any] = a.to_dict()
+    d["winning_group"] = next((i for i, g in enumerate(a.groups) if g.winning is not None), None)
+    return d
 
 
 # ---- connections ---------------------------------------------------------------------------
@@ -660,6 +897,10 @@ class Player:
         return d
 
 
+# how long bots wait before they act, as a factor on the server's bot delay (the host's choice)
+BOT_SPEEDS = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
+
+
 class Room:
     """One table: the players, the match, the sockets, and the task that drives bots and timers."""
 
@@ -670,6 +911,7 @@ class Room:
         self.rules = rules
         self.bot_kind = bots
         self.timer_s = timer_s
+        self.bot_speed = "normal"  # the host's choice: how long bots wait before they act
         # 62 bits: the seed determines every hand and the wall, so it must not be guessable from the
         # public dice (a 31-bit seed could be searched); the store keeps seeds as signed 64-bit
         self.seed = secrets.randbelow(2**62) if seed is None else seed
@@ -731,7 +973,7 @@ class Room:
 
     def settings(self) -> dict[str, Any]:
         """What the store keeps of the room besides the match: restored after a restart."""
-        return {"bots": self.bot_kind, "timer_s": self.timer_s}
+        return {"bots": self.bot_kind, "timer_s": self.timer_s, "bot_speed": self.bot_speed}
 
     def waiting_data(self) -> dict[str, Any]:
         """A waiting room as the store keeps it (token hashes, never tokens)."""
@@ -756,6 +998,7 @@ class Room:
             "rules": self.rules.to_dict(),
             "bots": self.bot_kind,
             "timer_s": self.timer_s,
+            "bot_speed": self.bot_speed,
             "match_id": self.match_id,
             "hand_number": self.match.hand_number if self.match else 0,
             "scores": list(self.match.scores) if self.match else None,
@@ -772,7 +1015,7 @@ class Room:
             obs["legal_actions"] = []  # nothing can be decided until the hand is stored
         to_act = obs["to_act"]  # in a claim window, the engine shows who is asked to that seat alone
         seated = [self.player_at(s) for s in range(SEATS)]
-        return {
+        msg: dict[str, Any] = {
             "type": "state",
             "room": self.id,
             "match_id": self.match_id,
@@ -789,12 +1032,21 @@ class Room:
             "legal": obs["legal_actions"],
             "deadline": int(self.deadline * 1000) if self.deadline else None,
             "timer_s": self.timer_s,
+            "bot_speed": self.bot_speed,
             "paused": self.pause_until is not None,
             "saving": self.saving,
             "notice": self.notice,
             "ready": sorted(s for s in range(SEATS) if m.seating[s] in self.ready),
             "rules": self._rules_brief(),
         }
+        if seat is not None and "win" in obs["legal_actions"]:
+            # what the win would score tells this seat's hand: only in this seat's own state
+            preview = m.win_preview(seat)
+            if preview is not None:  # the elements' names too, so the button reads in either language
+                preview = {**preview, "elements_detail": named([{"type": "hora", "elements": preview.get("elements") or []}],
+                                                               self.rules.family)[0]["elements_detail"]}
+            msg["win_preview"] = preview
+        return msg
 
     def _rules_brief(self) -> dict[str, Any]:
         """What the table needs of the rules: the family and preset, the match length, and the
@@ -844,7 +1096,8 @@ class Room:
             seat = self.seat_of(conn.player)
             upto = self.shown  # while a hand is being stored its end is not shown yet
             start = max((i for i, e in enumerate(m.events[:upto]) if e["type"] == "start_kyoku"), default=0)
-            conn.send({"type": "events", "replay": True, "events": m.events_for(seat, start)[: upto - start]})
+            conn.send({"type": "events", "replay": True,
+                       "events": named(m.events_for(seat, start)[: upto - start], self.rules.family)})
             state = self._states.get(conn.player) if self.saving else None
             conn.send(state if state is not None else self.state_for(conn.player))
             if self.last_settlement is not None and (self.pause_until is not None or self.status == "over"):
@@ -934,10 +1187,12 @@ class Room:
             self._on_hint(conn)
         elif t == "next":
             self._on_next(conn)
+        elif t == "speed":
+            self._on_speed(conn, msg)
         elif t == "hello":
             conn.send(error("already connected: hello is only the first message", "bad_request"))
         else:
-            conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, sync, ping"))
+            conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, speed, sync, ping"))
 
     def _on_next(self, conn: Connection) -> None:
         if conn.player is None:
@@ -987,6 +1242,20 @@ class Room:
         self.players[conn.player].timeouts = 0
         self._apply(seat, action)
 
+    def _on_speed(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """The host sets how fast the bots play: ``slow``, ``normal`` or ``fast`` (a factor on the
+        server's bot delay); anyone else is refused."""
+        speed = msg.get("speed")
+        if conn.player != 0:
+            conn.send(error("only the host sets the bots' speed", "forbidden"))
+            return
+        if not isinstance(speed, str) or speed not in BOT_SPEEDS:
+            conn.send(error(f"'speed' must be one of {', '.join(BOT_SPEEDS)}", "bad_request"))
+            return
+        if speed != self.bot_speed:
+            self.bot_speed = speed
+            self.broadcast_state()
+
     def _on_hint(self, conn: Connection) -> None:
         m = self.match
         seat = self.seat_of(conn.player)
@@ -1022,7 +1291,7 @@ class Room:
                 set_rules(self.rules)
         return self._bots[name]
 
-    def _auto(self, seat: int, bot_name: str) -> None:
+    def _auto(self, seat: int, bot_name: str) -> Action:
         """The bot's decision for ``seat`` (a bot seat, a time-out, or a person away).  A bot that
         fails, or answers with an action that is not legal, is replaced for this decision by the
         baseline bot (and the failure logged): one bot's bug must not stop the table."""
@@ -1040,9 +1309,17 @@ class Room:
                 continue
             if action in legal:
                 self._apply(seat, action)
-                return
+                return action
             log.error("room %s: bot %s chose %r, not legal; the baseline bot decides", self.id, name, action)
         self._apply(seat, legal[-1])  # even the baseline failed: pass (a window) or a discard
+        return legal[-1]
+
+    def _tell_timed_out(self, seat: int, action: Action) -> None:
+        """The person whose timer ran out hears it, with what the bot chose for them (their own
+        decision: they may see it), so a missed turn is never a surprise."""
+        conn = self.player_at(seat).conn
+        if conn is not None:
+            conn.send({"type": "timed_out", "seat": seat, "action": str(action)})
 
     def _apply(self, seat: int, action: Action) -> None:
         """Apply a legal action and tell everyone; a hand that ended is stored first (:meth:`_save`)."""
@@ -1060,7 +1337,8 @@ class Room:
             return
         self.shown = len(m.events)
         self._refresh_deadline(reset=True)
-        self.broadcast(lambda p: {"type": "events", "events": [visible_event(e, self.seat_of(p)) for e in new]})
+        self.broadcast(lambda p: {"type": "events",
+                                  "events": named([visible_event(e, self.seat_of(p)) for e in new], self.rules.family)})
         self.broadcast_state()
         self.poke()
 
@@ -1129,7 +1407,8 @@ class Room:
         new = m.events[shown:]
         self.shown = len(m.events)
         self._refresh_deadline(reset=True)
-        self.broadcast(lambda p: {"type": "events", "events": [visible_event(e, self.seat_of(p)) for e in new]})
+        self.broadcast(lambda p: {"type": "events",
+                                  "events": named([visible_event(e, self.seat_of(p)) for e in new], self.rules.family)})
         self.broadcast_state()
         self.broadcast(lambda p: settlement)
         if self.status == "over":
@@ -1159,6 +1438,10 @@ class Room:
         hora = next((e for e in hand_events if e["type"] == "hora"), None)
         chan = next((e for e in hand_events if e["type"] == "chan"), None)
         names = [self.player_at(s).name for s in range(SEATS)]
+        hands = self._revealed(kyoku)
+        rules = self.rules
+        payments = (tianjin_payments_detail(hora, kyoku, hand_events, end["payments"], rules, hands or [])
+                    if isinstance(rules, TianjinRules) else end["payments"])
         msg: dict[str, Any] = {
             "type": "settlement",
             "family": self.rules.family,
@@ -1173,7 +1456,8 @@ class Room:
             "winner": hora["actor"] if hora else -1,
             "win": None,
             "chan": chan["pai"] if chan else None,
-            "payments": end["payments"],
+            "hands": hands,
+            "payments": payments,
             "deltas": end["deltas"],
             "scores": end["scores"],
             "over": m.is_over,
@@ -1187,12 +1471,25 @@ class Room:
                 "melds": hora["melds"],
                 "fan": hora["fan"],
                 "name": hora["name"],
-                "elements": elements_detail(hora["elements"]),
+                "elements": elements_detail(hora["elements"], self.rules),
                 "kong_draw": hora["kong_draw"],
                 "tianhu": hora["tianhu"],
+                "arrangement": win_arrangement(hora, kyoku, hand_events, rules),
             }
         self._standings(msg, names)
         return msg
+
+    def _revealed(self, kyoku: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Every seat's hand in the hand that just ended, face up (the engine says they are public
+        now).  The settlement is built after the engine has moved on to the next hand (or ended the
+        match), so the hand is named; while it is stored nothing else can end."""
+        m = self.match
+        assert m is not None
+        try:
+            return m.revealed_hands(kyoku["hand"])
+        except ValueError as e:  # not expected: the engine keeps the last hand that ended
+            log.error("room %s: the hands of hand %s cannot be shown: %s", self.id, kyoku["hand"], e)
+            return None
 
     def _standings(self, msg: dict[str, Any], names: list[str]) -> None:
         m = self.match
@@ -1212,6 +1509,10 @@ class Room:
         hora = next((e for e in hand_events if e["type"] == "hora"), None)
         rounds = max((int(e.get("rounds") or 0) for e in hand_events if e["type"] == "shaozhuang"), default=0)
         names = [self.player_at(s).name for s in range(SEATS)]
+        win = None
+        if hora:
+            win = beijing_win_detail(hora, rules)
+            win["arrangement"] = win_arrangement(hora, kyoku, hand_events, rules)
         msg: dict[str, Any] = {
             "type": "settlement",
             "family": rules.family,
@@ -1226,7 +1527,8 @@ class Room:
             "shaozhuang": rounds,
             "names": names,
             "winner": hora["actor"] if hora else -1,
-            "win": beijing_win_detail(hora, rules) if hora else None,
+            "win": win,
+            "hands": self._revealed(kyoku),
             "payments": beijing_payments_detail(hora, kyoku, hand_events, end["payments"], rules),
             "deltas": end["deltas"],
             "scores": end["scores"],
@@ -1301,7 +1603,7 @@ class Room:
                     continue
                 if p.bot is not None or not p.connected:
                     version = self.version
-                    await asyncio.sleep(self.lobby.bot_delay)
+                    await asyncio.sleep(self.lobby.bot_delay * BOT_SPEEDS[self.bot_speed])
                     if (self.version != version or self.status != "playing" or self.pause_until is not None
                             or self.saving or (p.bot is None and p.connected)):
                         continue
@@ -1314,7 +1616,8 @@ class Room:
                     await self._wait(self.deadline - now)
                     continue
                 p.timeouts += 1
-                self._auto(seat, "baseline")  # R4's note: a player who runs out of time is played for
+                chosen = self._auto(seat, "baseline")  # R4's note: a player who runs out of time is played for
+                self._tell_timed_out(seat, chosen)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -1599,6 +1902,8 @@ class Lobby:
         bots = settings.get("bots")
         room = Room(self, rid, m.rules, seed=m.seed, bots=bots if bots in BOT_NAMES else "baseline",
                     timer_s=_timer(settings.get("timer_s")))
+        if settings.get("bot_speed") in BOT_SPEEDS:
+            room.bot_speed = settings["bot_speed"]
         by_seat: dict[int, dict[str, Any]] = {}
         for i, sp in enumerate(rec.get("players") or []):  # stored by seat, each with its "seat"
             if isinstance(sp, dict):
@@ -1643,6 +1948,8 @@ class Lobby:
         rules = Rules.from_dict(data["rules"])
         bots = data.get("bots") if data.get("bots") in BOT_NAMES else "baseline"
         room = Room(self, code, rules, bots=bots, timer_s=_timer(data.get("timer_s")), seed=int(data["seed"]))
+        if data.get("bot_speed") in BOT_SPEEDS:
+            room.bot_speed = data["bot_speed"]
         for sp in data.get("players") or []:
             th = sp.get("token_hash")
             if not (isinstance(th, str) and len(th) == 64):

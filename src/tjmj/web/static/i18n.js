@@ -1,19 +1,27 @@
 // Interface strings in Chinese and English; the choice is kept in localStorage ("tjmj.lang").
+//
+// STRINGS holds one entry per key, `key: ["中文", "English"],` (tests/test_i18n.py parses it: keep
+// that shape). t("key", a, b) fills {0}, {1} with its arguments. Plural forms: tn("key", n, ...)
+// picks "key_one" or "key_other" by the language's plural rule for n (English: 1 is "one", any
+// other number "other"; Chinese has no plural, so both entries say the same) and fills {0} with n,
+// {1}… with the rest: tn("hands_n", 1) is "1 hand", tn("hands_n", 4) "4 hands". Markup uses
+// data-i18n="key" (the text), data-i18n-placeholder, data-i18n-aria-label (or data-i18n-label) and
+// data-i18n-title.
 
 const STRINGS = {
   title: ["天津麻将", "Tianjin Mahjong"],
   subtitle: ["天津麻将：混儿、捉伍、龙、坐庄拉庄；北京麻将：吃、点炮、混儿悠、上楼",
-    "Tianjin mahjong (wilds, zhuowu, dragons, sit and pull) and Beijing mahjong (chi, discard wins, 混儿悠, 上楼)"],
+    "Tianjin mahjong (wilds, zhuowu, dragons, sitting and pulling) and Beijing mahjong (chi, winning on a discard, hunyou, going upstairs)"],
   your_name: ["你的名字", "Your name"],
   quick: ["和三个机器人打一局", "Play against three bots"],
   quick_note: ["马上开始：4 局，高手机器人", "Starts at once: 4 hands against the strong bots"],
   create: ["开房间", "Create a room"],
   create_note: ["邀请朋友：把房间码或链接发给他们", "Invite friends: send them the room code or link"],
   preset: ["规则", "Rules"],
-  preset_classic: ["经典 classic", "classic"],
-  preset_yiyou: ["一游 yiyou（网游规则）", "yiyou (the online game)"],
-  preset_beijing: ["北京 B：一个混儿、番数相乘、混儿悠、上楼", "beijing (version B: one wild, multiplied value, 混儿悠, 上楼)"],
-  preset_beijing_a: ["北京 A：无混儿、番数相加、包三家、互包", "beijing_a (version A: no wild, added fan, 包三家, 互包)"],
+  preset_classic: ["经典", "classic"],
+  preset_yiyou: ["一游（网游规则）", "yiyou (the online game's rules)"],
+  preset_beijing: ["北京 B：一个混儿、番数相乘、混儿悠、上楼", "beijing, version B: one wild, the values multiply, hunyou, going upstairs"],
+  preset_beijing_a: ["北京 A：无混儿、番数相加、包三家、互包", "beijing_a, version A: no wild, the fan add up, the discarder pays for all"],
   family: ["玩法", "Game"],
   family_tianjin: ["天津麻将", "Tianjin mahjong"],
   family_beijing: ["北京麻将", "Beijing mahjong"],
@@ -150,15 +158,15 @@ const STRINGS = {
   older: ["更早", "Older"],
   newer: ["更新", "Newer"],
   replay: ["回放", "Replay"],
-  step: ["第 {0} / {1} 步", "step {0} of {1}"],
-  first: ["开始", "start"],
-  prev_hand: ["上一局", "previous hand"],
-  back: ["后退", "back"],
-  forward: ["前进", "forward"],
-  next_hand_short: ["下一局", "next hand"],
-  end: ["结束", "end"],
-  play: ["播放", "play"],
-  pause: ["暂停", "pause"],
+  step: ["第 {0} / {1} 步", "Step {0} of {1}"],
+  first: ["第一步", "First step"],
+  prev_hand: ["上一局", "Previous hand"],
+  back: ["上一步", "Previous step"],
+  forward: ["下一步", "Next step"],
+  next_hand_short: ["下一局", "Next hand"],
+  end: ["最后一步", "Last step"],
+  play: ["播放", "Play"],
+  pause: ["暂停", "Pause"],
   connecting: ["连接中…", "connecting…"],
   connected: ["已连接", "connected"],
   disconnected: ["断开了，正在重连…", "disconnected, reconnecting…"],
@@ -172,12 +180,12 @@ const STRINGS = {
   ev_ankong: ["{0} 暗杠", "{0} declares a concealed kong"],
   ev_gold: ["{0} 金杠 {1}", "{0} declares a gold kong of {1}"],
   ev_kakan: ["{0} 加杠 {1}", "{0} adds {1} to a pon"],
-  ev_chan: ["铲！庄家付钱", "铲 (chan)! the dealer pays"],
+  ev_chan: ["铲！庄家付钱", "Chan (铲)! the dealer pays"],
   ev_win: ["{0} 和了：{1}，{2} 番", "{0} wins: {1}, {2} fan"],
   ev_win_value: ["{0} 和了：{1}，{2} 点", "{0} wins: {1}, value {2}"],
   ev_chi: ["{0} 吃 {1}", "{0} chis {1}"],
-  ev_hunyou: ["{0} 混儿悠，打 {1}", "{0} declares 混儿悠, discards {1}"],
-  ev_shaozhuang: ["烧庄！庄家付钱", "烧庄! the dealer pays"],
+  ev_hunyou: ["{0} 混儿悠，打 {1}", "{0} declares hunyou (混儿悠), discards {1}"],
+  ev_shaozhuang: ["烧庄！庄家付钱", "Shaozhuang (烧庄)! the dealer pays"],
   value_short: ["{0}点", "v{0}"],
   ev_drawn: ["荒牌", "drawn hand"],
   ev_deal: ["第 {0} 局开始，庄家 {1}", "hand {0} begins, dealer {1}"],
@@ -188,6 +196,145 @@ const STRINGS = {
   all_hands: ["所有手牌可见", "all hands shown"],
   not_found: ["找不到", "Not found"],
   error: ["错误", "Error"],
+  // lobby, history, replay (issue 11)
+  hands_n_one: ["{0} 局", "{0} hand"],
+  hands_n_other: ["{0} 局", "{0} hands"],
+  tiles_left_n_one: ["牌墙剩 {0} 张", "{0} tile left"],
+  tiles_left_n_other: ["牌墙剩 {0} 张", "{0} tiles left"],
+  reserve_line_one: ["离荒牌还有 {0} 张 · 保留 {1} 张", "{0} tile before the hand is drawn · {1} kept back"],
+  reserve_line_other: ["离荒牌还有 {0} 张 · 保留 {1} 张", "{0} tiles before the hand is drawn · {1} kept back"],
+  bot_n: ["机器人 {0}", "Bot {0}"],
+  language_switch: ["切换语言", "Switch the language"],
+  site_nav: ["网站", "Site"],
+  lobby_forms: ["开房间或加入", "Create or join a room"],
+  match_no: ["编号", "No."],
+  links: ["链接", "Links"],
+  pages_nav: ["翻页", "Pages"],
+  watch_room: ["观战 {0}", "Watch {0}"],
+  replay_of: ["回放第 {0} 场", "Replay match {0}"],
+  download_of: ["下载记录（第 {0} 场）", "Download record of match {0}"],
+  replay_title: ["回放 #{0}", "Replay #{0}"],
+  replay_controls: ["回放控制", "Replay controls"],
+  step_slider: ["步数", "Step"],
+  keys_help: ["键盘：← → 一步，PageUp / PageDown 一局，Home / End 开头 / 结尾",
+    "Keys: ← → one step, Page Up / Page Down one hand, Home / End the start / the end"],
+  moves: ["牌谱", "Moves"],
+  board: ["牌桌", "Table"],
+  seat_label: ["{0}：{1} 分", "{0}: {1} points"],
+  dealer_short: ["庄", "D"],
+  round_hand: ["第 {0} 圈 · 第 {1} 局", "Round {0} · hand {1}"],
+  hand_result: ["第 {0} 局结算", "Hand {0}: the result"],
+  winning_tile: ["和张", "winning tile"],
+  hand_total: ["总分", "Total"],
+  seat_col: ["座位", "Seat"],
+  player_col: ["玩家", "Player"],
+  change_col: ["输赢", "Change"],
+  pay_line: ["{0} 付给 {1} {2}（{3}）", "{0} pays {1} {2} ({3})"],
+  replay_unavailable: ["这场对局不能回放", "This match cannot be replayed"],
+  err_no_room: ["没有这个房间", "There is no such room"],
+  err_room_full: ["房间已满", "The room is full"],
+  err_started: ["对局已开始，可以观战", "The match has started; you can watch it"],
+  err_busy: ["服务器忙，请稍后再试", "The server is busy; try again shortly"],
+  err_rate: ["请求太多，请慢一点", "Too many requests; slow down"],
+  err_playing: ["对局还在进行，可以到牌桌观战", "The match is still being played; watch it at its table"],
+  err_not_stored: ["这场对局没有保存任何一局", "Nothing of this match was stored"],
+  err_other: ["出错了：{0}", "Something went wrong: {0}"],
+  // the table (issue 11)
+  skip_to_hand: ["跳到手牌", "Skip to your hand"],
+  the_table: ["牌桌", "The table"],
+  menu: ["菜单", "Menu"],
+  close: ["关闭", "Close"],
+  settings: ["设置", "Settings"],
+  auto_win: ["自动和牌", "Win automatically"],
+  auto_pass: ["自动过（不吃、不碰、不杠）", "Pass claims automatically"],
+  auto_discard: ["自动打出摸到的牌", "Discard the drawn tile automatically"],
+  sound: ["声音", "Sound"],
+  animation: ["动画", "Animation"],
+  mute: ["静音", "Mute"],
+  unmute: ["打开声音", "Unmute"],
+  bot_speed: ["机器人速度", "Bot speed"],
+  speed_slow: ["慢", "slow"],
+  speed_normal: ["正常", "normal"],
+  speed_fast: ["快", "fast"],
+  online: ["在线", "online"],
+  offline: ["离线", "offline"],
+  dealer_mark: ["庄", "D"],
+  wind_0: ["东家", "East"],
+  wind_1: ["南家", "South"],
+  wind_2: ["西家", "West"],
+  wind_3: ["北家", "North"],
+  discards: ["牌河", "Discards"],
+  discards_of: ["{0} 的牌河", "{0}'s discards"],
+  claimed: ["被吃碰", "claimed"],
+  tile_hidden: ["暗牌", "hidden tile"],
+  tile_wild: ["{0}，混儿", "{0}, wild"],
+  meld_pon: ["碰", "pon"],
+  meld_chi: ["吃", "chi"],
+  meld_kong: ["明杠", "kong"],
+  meld_added_kong: ["加杠", "added kong"],
+  meld_ankong: ["暗杠", "concealed kong"],
+  your_hand: ["你的手牌", "Your hand"],
+  your_melds: ["你的副露", "Your melds"],
+  actions: ["可选操作", "Actions"],
+  drawn: ["刚摸到", "just drawn"],
+  act_discard: ["打出 {0}", "Discard {0}"],
+  act_hunyou: ["混儿悠，打出 {0}", "混儿悠: discard {0}"],
+  act_hunyou_mode: ["混儿悠", "混儿悠 (hunyou)"],
+  act_sit: ["坐庄", "Sit (坐庄)"],
+  act_no_sit: ["不坐", "Don't sit"],
+  act_pull: ["拉庄 ×{0}", "Pull (拉庄) ×{0}"],
+  act_no_pull: ["不拉", "Don't pull"],
+  act_pon: ["碰", "Pon"],
+  act_kong: ["杠", "Kong"],
+  act_ankong: ["暗杠", "Concealed kong"],
+  act_added_kong: ["加杠", "Add to kong"],
+  act_chi: ["吃", "Chi"],
+  act_pass: ["过", "Pass"],
+  act_hungang: ["混杠", "Four wilds (混杠)"],
+  act_win: ["自摸", "Win (self-drawn)"],
+  act_win_discard: ["和", "Win on the discard"],
+  act_win_rob: ["抢杠", "Rob the kong"],
+  timed_out: ["时间到：机器人替你选了 {0}", "Time ran out: the bot chose {0} for you"],
+  any_tile: ["任意牌", "any tile"],
+  discard_this: ["打 {0}", "discard {0}"],
+  fan_short: ["{0}番", "{0}f"],
+  unseen_title: ["未见的牌（从你的座位看）", "Tiles you have not seen"],
+  unseen_of: ["{0}：还有 {1} 张未见", "{0}: {1} unseen"],
+  arrangement: ["和牌组合", "Winning arrangement"],
+  wild_plays: ["{0} 当 {1}", "{0} playing {1}"],
+  group_pair: ["将", "pair"],
+  group_sequence: ["顺子", "sequence"],
+  group_triplet: ["刻子", "triplet"],
+  group_pon: ["碰", "pon"],
+  group_chi: ["吃", "chi"],
+  group_kong: ["明杠", "kong"],
+  group_added_kong: ["加杠", "added kong"],
+  group_ankong: ["暗杠", "concealed kong"],
+  hands_up: ["各家手牌", "Every hand"],
+  winning_hand_words: ["和牌：{0}，和 {1}", "Winning hand: {0}, winning on {1}"],
+  element_value: ["番/点", "Value"],
+  payer: ["付", "Payer"],
+  payee: ["收", "Payee"],
+  amount: ["金额", "Amount"],
+  reason: ["原因", "Reason"],
+  how: ["怎么算", "How"],
+  player: ["玩家", "Player"],
+  stake_sit: ["{0} 坐庄：庄家输赢 ×2", "{0} sat (坐庄): the dealer's payments ×2"],
+  stake_pull: ["{0} 拉庄：与庄家之间 ×{1}", "{0} pulled (拉庄): payments with the dealer ×{1}"],
+  show_standings: ["查看终局排名", "Show the final standings"],
+  why_fan: ["{0} 番", "{0} fan"],
+  why_kong: ["明杠 {0}", "discard kong {0}"],
+  why_added_kong: ["加杠 {0}", "added kong {0}"],
+  why_ankong: ["暗杠 {0}", "concealed kong {0}"],
+  why_gold_kong: ["金杠 {0}", "gold kong {0}"],
+  why_chan: ["铲 {0}", "chan (铲) {0}"],
+  why_penalty: ["打混罚 {0}", "wild discard {0}"],
+  why_sit: ["坐庄 ×{0}", "sit (坐庄) ×{0}"],
+  why_pull: ["拉庄 ×{0}", "pull (拉庄) ×{0}"],
+  preset_name_classic: ["经典", "classic"],
+  preset_name_yiyou: ["一游", "yiyou"],
+  preset_name_beijing: ["北京 B", "beijing (B)"],
+  preset_name_beijing_a: ["北京 A", "beijing_a (A)"],
 };
 
 const KEY = "tjmj.lang";
@@ -207,6 +354,14 @@ export function setLang(l) {
   document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
 }
 
+// The plural form of key for n: tn("hands_n", 2) reads "key_one"/"key_other" ({0} is n).
+export function tn(key, n, ...args) {
+  let form = "other";
+  try { form = new Intl.PluralRules(lang() === "zh" ? "zh-CN" : "en").select(n); } catch { form = n === 1 ? "one" : "other"; }
+  const k = STRINGS[`${key}_${form}`] ? `${key}_${form}` : `${key}_other`;
+  return t(k, n, ...args);
+}
+
 export function t(key, ...args) {
   const pair = STRINGS[key];
   let s = pair ? pair[lang() === "zh" ? 0 : 1] : key;
@@ -219,11 +374,18 @@ export function applyI18n(root = document) {
   document.documentElement.lang = lang() === "zh" ? "zh-CN" : "en";
   root.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   root.querySelectorAll("[data-i18n-placeholder]").forEach((el) => { el.placeholder = t(el.dataset.i18nPlaceholder); });
+  root.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  root.querySelectorAll("[data-i18n-aria-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAriaLabel)); });
+  root.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = t(el.dataset.i18nTitle); });
 }
 
 // A button that switches the language and calls onChange (to re-render).
 export function langToggle(button, onChange) {
-  const label = () => { button.textContent = lang() === "zh" ? "English" : "中文"; };
+  const label = () => { // the button names the other language in that language
+    button.textContent = lang() === "zh" ? "English" : "中文";
+    button.lang = lang() === "zh" ? "en" : "zh-CN";
+    button.title = t("language_switch");
+  };
   label();
   button.addEventListener("click", () => {
     setLang(lang() === "zh" ? "en" : "zh");

@@ -1,6 +1,6 @@
 // The lobby: quick game against bots, create a room, join by code.
-import { applyI18n, langToggle, t } from "./i18n.js";
-import { api, el, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
+import { applyI18n, langToggle, t, tn } from "./i18n.js";
+import { api, el, errorText, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
 
 const nameInput = document.getElementById("name");
 nameInput.value = savedName();
@@ -13,12 +13,15 @@ function name() {
 
 // each family's presets, its default first (the server checks them: POST /api/rooms)
 const PRESETS = { tianjin: ["classic", "yiyou"], beijing: ["beijing", "beijing_a"] };
+const PRESET_TEXT = {
+  classic: "preset_classic", yiyou: "preset_yiyou", beijing: "preset_beijing", beijing_a: "preset_beijing_a",
+};
 
 function fillPresets() {
   const family = document.getElementById("family").value || "tianjin";
   const preset = document.getElementById("preset");
   const keep = preset.value;
-  preset.replaceChildren(...PRESETS[family].map((p) => el("option", { value: p, text: t(`preset_${p}`) })));
+  preset.replaceChildren(...PRESETS[family].map((p) => el("option", { value: p, text: t(PRESET_TEXT[p]) })));
   if (PRESETS[family].includes(keep)) preset.value = keep;
 }
 
@@ -27,7 +30,7 @@ function fillSelects() {
   const hands = document.getElementById("match_hands");
   const keep = hands.value || "4";
   hands.replaceChildren(
-    ...[1, 4, 8, 16].map((n) => el("option", { value: String(n), text: t("hands_n", n) })),
+    ...[1, 4, 8, 16].map((n) => el("option", { value: String(n), text: tn("hands_n", n) })),
     el("option", { value: "", text: t("full_match") }),
   );
   hands.value = keep;
@@ -40,10 +43,16 @@ function fillSelects() {
   timer.value = keepT;
 }
 
-function hero() {
+function hero() { // decoration: the box is hidden from screen readers
   const box = document.getElementById("hero-tiles");
-  box.replaceChildren(...["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"].map((x) => tileImg(x, { size: "md" })),
-    el("span", { class: "gap" }), tileImg("5z", { size: "md", wild: true }), tileImg("6z", { size: "md", wild: true }));
+  const tile = (x, wild = false) => tileImg(x, { size: "md", wild, decorative: true });
+  box.replaceChildren(...["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"].map((x) => tile(x)),
+    el("span", { class: "gap" }), tile("5z", true), tile("6z", true));
+}
+
+function texts() {
+  document.title = t("title");
+  fillSelects();
 }
 
 async function go(promise, { rethrow = false } = {}) {
@@ -53,7 +62,7 @@ async function go(promise, { rethrow = false } = {}) {
     location.href = `/table/${d.room}`;
   } catch (e) {
     if (rethrow) throw e;
-    toast(e.message);
+    toast(errorText(e.message));
   }
 }
 
@@ -86,7 +95,7 @@ async function joinByCode(code) {
   try {
     info = await api(`/api/rooms/${encodeURIComponent(code)}`);
   } catch (err) {
-    toast(err.message);
+    toast(errorText(err.message));
     return;
   }
   if (info.status !== "waiting") { location.href = where; return; }
@@ -94,7 +103,7 @@ async function joinByCode(code) {
     await go(api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: name() }), { rethrow: true });
   } catch (err) {
     if (String(err.message).includes("started")) location.href = where; // it started meanwhile: watch it
-    else toast(err.message);
+    else toast(errorText(err.message));
   }
 }
 
@@ -110,7 +119,7 @@ if (savedFamily && PRESETS[savedFamily]) {
   document.getElementById("family").value = savedFamily;
 }
 
-langToggle(document.getElementById("lang"), fillSelects);
+langToggle(document.getElementById("lang"), texts);
 applyI18n();
-fillSelects();
+texts();
 hero();

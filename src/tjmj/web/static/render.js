@@ -6,6 +6,7 @@ export const WINDS_EN = ["E", "S", "W", "N"];
 const NUM_ZH = "一二三四五六七八九";
 const HONOR_ZH = ["东", "南", "西", "北", "中", "发", "白"];
 const HONOR_EN = ["East", "South", "West", "North", "Red", "Green", "White"];
+const HONOR_LONG_EN = ["East wind", "South wind", "West wind", "North wind", "Red dragon", "Green dragon", "White dragon"];
 const SUIT_ZH = { m: "万", p: "饼", s: "条" };
 const SUIT_EN = { m: "characters", p: "dots", s: "bamboo" };
 const SUIT_ORDER = { m: 0, p: 1, s: 2, z: 3 };
@@ -45,22 +46,63 @@ export function tileURL(tile, opts = {}) {
   const q = [];
   if (opts.wild) q.push("wild=1");
   if (opts.back) q.push("back=1");
-  if (opts.rotated) q.push("rotated=1");
   const name = tile || "back";
   return `/tiles/${name}.svg${q.length ? "?" + q.join("&") : ""}`;
 }
 
-// One tile image; opts: wild, back, rotated, size (css class s-<size>), cls (extra classes), title
+// Every tile is a <use> of one symbol of /tiles/sprite.svg, fetched once and put in the page: a
+// table of 100 tiles costs one request, and a slow link shows a whole hand at once.
+const SVG_NS = "http://www.w3.org/2000/svg";
+let sprite = null;
+export function loadSprite() {
+  if (sprite) return sprite;
+  sprite = fetch("/tiles/sprite.svg").then((r) => r.text()).then((text) => {
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    document.body.prepend(document.importNode(doc.documentElement, true));
+  }).catch(() => { sprite = null; });
+  return sprite;
+}
+
+// A tile in words, for screen readers and tooltips: "5 of characters, wild" / "五万，混儿"
+export function tileWords(tile, opts = {}) {
+  if (opts.back || !tile) return t("tile_hidden");
+  const name = lang() === "zh" ? tileName(tile) : tileNameLong(tile);
+  return opts.wild ? t("tile_wild", name) : name;
+}
+
+function tileNameLong(tile) {
+  const n = Number(tile[0]);
+  if (tile[1] === "z") return HONOR_LONG_EN[n - 1];
+  return `${n} of ${SUIT_EN[tile[1]]}`;
+}
+
+// One tile (an <svg role="img">); opts: wild, back, size (class t-<size>), cls (extra classes),
+// decorative (hidden from screen readers: a parent names it)
 export function tileImg(tile, opts = {}) {
-  const img = el("img", {
-    src: tileURL(opts.back ? null : tile, opts),
-    class: ["tile", `t-${opts.size || "md"}`, opts.rotated ? "rot" : "", opts.wild ? "wild" : "", opts.cls || ""]
-      .filter(Boolean).join(" "),
-    alt: opts.back ? "?" : tile,
-    draggable: "false",
-  });
-  if (!opts.back && tile) img.title = `${tile} ${tileName(tile)}`;
-  return img;
+  loadSprite();
+  const svg = document.createElementNS(SVG_NS, "svg");
+  const classes = ["tile", `t-${opts.size || "md"}`, opts.wild ? "wild" : "", opts.back ? "back" : "", opts.cls || ""];
+  svg.setAttribute("class", classes.filter(Boolean).join(" ").trim());
+  svg.setAttribute("viewBox", "0 0 60 80");
+  const use = (id) => {
+    const u = document.createElementNS(SVG_NS, "use");
+    u.setAttribute("href", `#t-${id}`);
+    svg.append(u);
+  };
+  use(opts.back || !tile ? "back" : tile);
+  if (opts.wild && !opts.back) use("wild");
+  if (tile && !opts.back) svg.setAttribute("data-tile", tile);
+  const words = tileWords(tile, opts);
+  if (opts.decorative) {
+    svg.setAttribute("aria-hidden", "true");
+  } else {
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", words);
+    const title = document.createElementNS(SVG_NS, "title");
+    title.textContent = words;
+    svg.prepend(title);
+  }
+  return svg;
 }
 
 // "[777m]" pon, "[345m]" chi, "[7777m]" kong, "[7777m+]" added kong, "(7777m)" concealed kong
@@ -82,27 +124,35 @@ export function chiTiles(low) {
 
 export function meldEl(text, wilds = [], size = "sm") {
   const { tiles, kind, concealed } = parseMeld(text);
-  const box = el("span", { class: `meld meld-${kind}`, title: text });
+  const words = `${t(`meld_${kind}`)}: ${tiles.map((x) => tileWords(x, { wild: wilds.includes(x) })).join(", ")}`;
+  const box = el("span", { class: `meld meld-${kind}`, title: text, role: "img", "aria-label": words });
   tiles.forEach((tile, i) => {
     const back = concealed && (i === 0 || i === tiles.length - 1);
-    box.append(tileImg(tile, { size, back, wild: wilds.includes(tile) && !back }));
+    box.append(tileImg(tile, { size, back, wild: wilds.includes(tile) && !back, decorative: true }));
   });
   return box;
 }
 
-export function discardsEl(list, wilds = [], { last = false, size = "sm", perRow = 6 } = {}) {
-  const box = el("div", { class: "discards" });
+// A pond: the discards in order; opts.last marks the latest discard of the table (until the next
+// one), opts.claimed the indices another seat claimed (shown claimed, still in the pond).
+export function discardsEl(list, wilds = [], { last = false, size = "sm", perRow = 6, claimed = [], label = "" } = {}) {
+  const box = el("div", { class: "discards", role: "list", "aria-label": label || t("discards") });
   box.style.setProperty("--per-row", String(perRow)); // CSSOM, not a style attribute: the CSP forbids those
+  const taken = new Set(claimed);
   list.forEach((tile, i) => {
-    const cls = last && i === list.length - 1 ? "last" : "";
-    box.append(tileImg(tile, { size, wild: wilds.includes(tile), cls }));
+    const isLast = last && i === list.length - 1;
+    const cls = [isLast ? "last" : "", taken.has(i) ? "claimed" : ""].filter(Boolean).join(" ");
+    const img = tileImg(tile, { size, wild: wilds.includes(tile), cls });
+    if (taken.has(i)) img.setAttribute("aria-label", `${tileWords(tile, { wild: wilds.includes(tile) })} (${t("claimed")})`);
+    const item = el("span", { role: "listitem", class: "pond-tile" }, img);
+    box.append(item);
   });
   return box;
 }
 
 export function backsEl(n, size = "xs") {
-  const box = el("div", { class: "backs" });
-  for (let i = 0; i < n; i++) box.append(tileImg(null, { back: true, size }));
+  const box = el("div", { class: "backs", role: "img", "aria-label": t("tiles_n", n) });
+  for (let i = 0; i < n; i++) box.append(tileImg(null, { back: true, size, decorative: true }));
   return box;
 }
 
@@ -145,8 +195,8 @@ export function eventText(ev, names, me, all = false) {
     case "ankan": return ev.gold ? t("ev_gold", who(ev.actor), tileT(ev.consumed[0])) : t("ev_ankong", who(ev.actor));
     case "kakan": return t("ev_kakan", who(ev.actor), tileT(ev.pai));
     case "chan": return t("ev_chan");
-    case "hora": return ev.value !== undefined ? t("ev_win_value", who(ev.actor), ev.name, ev.value)
-      : t("ev_win", who(ev.actor), ev.name, ev.fan);
+    case "hora": return ev.value !== undefined ? t("ev_win_value", who(ev.actor), winName(ev), ev.value)
+      : t("ev_win", who(ev.actor), winName(ev), ev.fan);
     case "ryukyoku": return t("ev_drawn");
     case "end_game": return t("ev_end");
     default: return null;
@@ -185,3 +235,48 @@ export function saveSeat(room, seat) { localStorage.setItem(`tjmj.seat.${room}`,
 export function dropSeat(room) { localStorage.removeItem(`tjmj.seat.${room}`); }
 export function savedName() { return localStorage.getItem("tjmj.name") || ""; }
 export function saveName(name) { localStorage.setItem("tjmj.name", name); }
+
+// ---- lobby, history, replay (issue 11) ----------------------------------------------------------
+
+// A player's name as shown: the server names its bots "Bot 1"…"Bot 3" (kind "bot"); those read
+// 机器人 1… in Chinese. People keep the names they chose.
+export function playerName(name, kind) {
+  const m = /^Bot (\d+)$/.exec(name || "");
+  if (m && kind !== "human") return t("bot_n", m[1]);
+  return name || "";
+}
+
+// The name of a win in the chosen language: its elements' names when the event carries them
+// (elements_detail: [{code, chinese, english}], as the settlement has them), else the engine's
+// Chinese name (in Chinese) or the element codes (in English: pinyin, "hundiao, long").
+export function winName(ev) {
+  const zh = lang() === "zh";
+  const detail = ev.elements_detail;
+  if (Array.isArray(detail) && detail.length) {
+    return detail.map((e) => (zh ? e.chinese : e.english) || e.code).join(zh ? "、" : ", ");
+  }
+  if (zh || !Array.isArray(ev.elements) || !ev.elements.length) return ev.name || "";
+  return ev.elements.map((c) => String(c).toLowerCase().replaceAll("_", " ")).join(", ");
+}
+
+// A change of score as people read it: "+8", "−4" (a real minus sign), "0".
+export function signedDelta(n) {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+// The server's error messages are English; the common ones in the chosen language.
+const ERRORS = [
+  [/^no room/, "err_no_room"],
+  [/room is full/, "err_room_full"],
+  [/has (already )?started/, "err_started"],
+  [/try again/, "err_busy"],
+  [/too many requests/, "err_rate"],
+  [/still being played/, "err_playing"],
+  [/nothing of this match was stored/, "err_not_stored"],
+  [/^no match/, "not_found"],
+];
+export function errorText(message) {
+  const text = String(message || "");
+  const hit = ERRORS.find(([re]) => re.test(text));
+  return hit ? t(hit[1]) : t("err_other", text);
+}

@@ -1,126 +1,316 @@
 // Step through a stored match with every hand shown (frames computed by the server).
-import { applyI18n, lang, langToggle, t } from "./i18n.js";
+//
+// The server's frames are engine steps, each with the whole state after it. The viewer shows
+// steps built from them (buildSteps): it opens on the deal of hand 1 (the frames before it show no
+// tiles), and the end of every hand is a step of its own that shows the board as the win found it,
+// the winner's hand with the winning tile apart, and each seat's change of score — also in Beijing,
+// where the next deal comes in the same frame as the end of a hand.
+import { applyI18n, langToggle, t, tn } from "./i18n.js";
 import {
-  api, diceText, discardsEl, el, eventText, meldEl, signed, sortTiles, tileImg, toast, windOf,
+  api, diceText, discardsEl, el, errorText, eventText, meldEl, playerName, seatLabel, signedDelta, sortTiles,
+  tileImg, windOf, winName,
 } from "./render.js";
 
 const matchId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
-let frames = [];
-let names = ["", "", "", ""];
+let steps = [];
+let names = ["", "", "", ""]; // as the server stored them
+let kinds = [null, null, null, null]; // "human" or "bot" per seat, when the match says
 let family = "tianjin"; // the match's rule family (start_game's rules)
 let preset = "";
+let failed = "";
 let i = 0;
 let timer = null;
 
+const PRESET_NAMES = {
+  classic: "preset_name_classic", yiyou: "preset_name_yiyou", beijing: "preset_name_beijing", beijing_a: "preset_name_beijing_a",
+};
+const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing" };
+const REASONS = {
+  win: "reason_win", kong: "reason_kong", chan: "reason_chan", penalty: "reason_penalty", shaozhuang: "reason_shaozhuang",
+};
+
+// a score as people read it: "−6" with a real minus sign
+function total(n) {
+  return n < 0 ? `\u2212${-n}` : String(n);
+}
+
+function shownNames() {
+  return names.map((n, seat) => playerName(n, kinds[seat]));
+}
+
+// Steps: {events, state, hand, round, end?, hora?, last?}. state is what the board shows: after the
+// events, except at the end of a hand (the state before the win: the hands are still there).
+function buildSteps(frames) {
+  const out = [];
+  let before = null; // the last state that had hands
+  let hand = 0;
+  let round = 0;
+  let lastDahai = null; // the latest discard of the hand so far (the pond marks it)
+  for (const f of frames) {
+    const cut = f.events.findIndex((e) => e.type === "end_kyoku");
+    const head = cut >= 0 ? f.events.slice(0, cut + 1) : f.events;
+    let rest = cut >= 0 ? f.events.slice(cut + 1) : [];
+    const deal = head.find((e) => e.type === "start_kyoku");
+    if (deal) { hand = deal.hand; round = deal.round; lastDahai = null; }
+    for (const e of head) if (e.type === "dahai") lastDahai = e;
+    if (cut >= 0) {
+      // the end of a hand; a final end_game stays with it
+      const tail = rest.filter((e) => e.type === "end_game");
+      rest = rest.filter((e) => e.type !== "end_game");
+      out.push({
+        events: [...head, ...tail], state: before || f.state, hand, round, last: lastDahai,
+        end: head[cut], hora: head.find((e) => e.type === "hora"), over: tail.length > 0,
+      });
+    } else if (f.state.seats) {
+      out.push({ events: head, state: f.state, hand, round, last: lastDahai, deal: Boolean(deal) });
+    }
+    if (rest.length) { // Beijing: the next deal in the same frame
+      const next = rest.find((e) => e.type === "start_kyoku");
+      if (next) { hand = next.hand; round = next.round; lastDahai = null; }
+      if (f.state.seats) out.push({ events: rest, state: f.state, hand, round, last: null, deal: Boolean(next) });
+    }
+    if (f.state.seats) before = f.state;
+  }
+  return out;
+}
+
 function handStarts() {
-  return frames.map((f, k) => (f.events.some((e) => e.type === "start_kyoku") ? k : -1)).filter((k) => k >= 0);
+  return steps.map((s, k) => (s.deal ? k : -1)).filter((k) => k >= 0);
 }
 
 function go(k) {
-  i = Math.max(0, Math.min(frames.length - 1, k));
+  i = Math.max(0, Math.min(steps.length - 1, k));
   render();
 }
 
-function render() {
-  if (!frames.length) return;
-  const f = frames[i];
-  const s = f.state;
-  $("slider").max = String(frames.length - 1);
-  $("slider").value = String(i);
-  $("stepinfo").textContent = t("step", i + 1, frames.length);
-  $("title").textContent = `#${matchId} · ${t(`family_${family}`)}${preset ? ` ${preset}` : ""} · ${t("hand_of", s.hand_number + (s.seats && s.phase !== "sit" && s.phase !== "pull" ? 1 : 0))}`;
-  const lastDahai = [...f.events].reverse().find((e) => e.type === "dahai");
-  for (let pos = 0; pos < 4; pos++) {
-    const seat = pos;
-    const box = $(`pos-${pos}`);
-    box.classList.toggle("acting", s.to_act === seat);
-    const marks = [];
-    if (s.dealer === seat) marks.push(el("span", { class: "mark dealer" }, lang() === "zh" ? "庄" : "D"));
-    if (s.dealer === seat && s.sit) marks.push(el("span", { class: "mark sit" }, t("sat")));
-    if (s.pulls && s.pulls[seat]) marks.push(el("span", { class: "mark pull" }, t("pulled", s.pulls[seat])));
-    if (s.seats && s.seats[seat].hunyou) marks.push(el("span", { class: "mark hunyou" }, t("hunyou_mark")));
-    const parts = [el("div", { class: `seathead${s.to_act === seat ? " acting" : ""}` },
-      el("span", { class: "wind" }, windOf(seat)), el("span", { class: "pname" }, names[seat]), ...marks,
-      el("span", { class: "spacer" }), el("span", { class: "pscore" }, String(s.scores[seat])))];
-    if (s.seats) {
-      const st = s.seats[seat];
-      const wilds = s.wilds || [];
-      const hand = sortTiles(st.hand);
-      let drawn = null;
-      if (s.drawn && s.to_act === seat) {
-        const k = hand.lastIndexOf(s.drawn);
-        if (k >= 0) { hand.splice(k, 1); drawn = s.drawn; }
-      }
-      const size = pos === 0 || pos === 2 ? "sm" : "xs";
-      parts.push(el("div", { class: "hand" }, hand.map((x) => tileImg(x, { size, wild: wilds.includes(x) })),
-        drawn ? el("span", { class: "gap" }) : null, drawn ? tileImg(drawn, { size, wild: wilds.includes(drawn) }) : null,
-        st.melds.length ? el("span", { class: "gap" }) : null, st.melds.map((m) => meldEl(m, wilds, "xs"))));
-      const last = lastDahai && lastDahai.actor === seat;
-      parts.push(discardsEl(st.discards, wilds, { last, size: "sm", perRow: pos === 0 || pos === 2 ? 14 : 6 }));
-    }
-    box.replaceChildren(...parts);
+// One seat's hand: the concealed tiles sorted, the drawn tile apart, then the melds. At a win the
+// winner's hand is the one the win shows (hora), the winning tile apart and marked.
+function handEl(seat, st, step, size) {
+  const s = step.state;
+  const wilds = s.wilds || [];
+  const hora = step.hora && step.hora.actor === seat ? step.hora : null;
+  const tile = (x) => tileImg(x, { size, wild: wilds.includes(x) });
+  const box = el("div", { class: `rp-hand${hora ? " won" : ""}` });
+  if (hora) {
+    box.append(el("span", { class: "rp-tiles" }, sortTiles(hora.hand || []).map(tile)),
+      el("span", { class: "rp-winning" }, tileImg(hora.pai, { size, wild: wilds.includes(hora.pai), cls: "winning" }),
+        el("span", { class: "rp-winlabel" }, t("winning_tile"))));
+    const melds = hora.melds || [];
+    if (melds.length) box.append(el("span", { class: "rp-melds" }, melds.map((m) => meldEl(m, wilds, size))));
+    return box;
   }
+  const hand = sortTiles(st.hand || []);
+  let drawn = null;
+  if (s.drawn && s.to_act === seat && !step.end) {
+    const k = hand.lastIndexOf(s.drawn);
+    if (k >= 0) { hand.splice(k, 1); drawn = s.drawn; }
+  }
+  box.append(el("span", { class: "rp-tiles" }, hand.map(tile)));
+  if (drawn) box.append(el("span", { class: "rp-drawn" }, tile(drawn)));
+  if (st.melds && st.melds.length) box.append(el("span", { class: "rp-melds" }, st.melds.map((m) => meldEl(m, wilds, size))));
+  return box;
+}
+
+function seatEl(seat, step, shown) {
+  const s = step.state;
+  const box = $(`pos-${seat}`);
+  const end = step.end;
+  const score = end ? end.scores[seat] : s.scores[seat];
+  const acting = !end && s.to_act === seat;
+  const won = step.hora && step.hora.actor === seat;
+  box.classList.toggle("acting", acting);
+  box.classList.toggle("won", Boolean(won));
+  box.setAttribute("aria-label", t("seat_label", seatLabel(seat, shown), score));
+  const marks = [];
+  if (s.dealer === seat) marks.push(el("span", { class: "rp-mark dealer", title: t("dealer") }, t("dealer_short")));
+  if (s.dealer === seat && s.sit) marks.push(el("span", { class: "rp-mark sit" }, t("sat")));
+  if (s.pulls && s.pulls[seat]) marks.push(el("span", { class: "rp-mark pull" }, t("pulled", s.pulls[seat])));
+  const st = s.seats ? s.seats[seat] : null;
+  if (st && st.hunyou) marks.push(el("span", { class: "rp-mark hunyou" }, t("hunyou_mark")));
+  if (st && st.xiaoxianggong) marks.push(el("span", { class: "rp-mark xxg" }, t("xiaoxianggong")));
+  const head = el("div", { class: "rp-seathead" },
+    el("span", { class: "rp-wind", "aria-hidden": "true" }, windOf(seat)), el("span", { class: "rp-name" }, shown[seat]), ...marks,
+    el("span", { class: "rp-spacer" }),
+    end ? el("span", { class: `rp-delta ${end.deltas[seat] > 0 ? "up" : end.deltas[seat] < 0 ? "down" : ""}` }, signedDelta(end.deltas[seat])) : null,
+    el("span", { class: "rp-score" }, total(score)));
+  const parts = [head];
+  if (st) {
+    const size = seat === 0 || seat === 2 ? "sm" : "xs";
+    const last = step.last && step.last.actor === seat;
+    parts.push(el("div", { class: "rp-body" }, handEl(seat, st, step, size),
+      discardsEl(st.discards || [], s.wilds || [], {
+        last, size: "xs", perRow: seat === 0 || seat === 2 ? 12 : 8, claimed: st.claimed || [],
+        label: t("discards_of", seatLabel(seat, shown)),
+      })));
+  }
+  box.replaceChildren(...parts);
+}
+
+// The end of a hand: who won and how, the winning hand's elements, each seat's change of score.
+function settlementEl(step, shown) {
+  const { end, hora } = step;
+  const who = (x) => seatLabel(x, shown);
+  const parts = [el("h2", {}, t("hand_result", step.hand + 1))];
+  if (hora) {
+    let line;
+    if (hora.hungang) line = t("win_hungang", who(hora.actor));
+    else if (hora.hunyou) line = t("win_hunyou", who(hora.actor));
+    else if (hora.rob_kong) line = t("win_rob", who(hora.actor), who(hora.target));
+    else if (hora.target !== undefined && hora.target !== hora.actor) line = t("win_discard", who(hora.actor), who(hora.target));
+    else line = t("winner_is", who(hora.actor));
+    parts.push(el("p", { class: "rp-winline" }, line));
+    const flags = [];
+    if (hora.kong_draw) flags.push(t("kong_draw"));
+    if (hora.tianhu) flags.push(t("tianhu"));
+    if (hora.last_tile) flags.push(t("last_tile"));
+    const value = hora.value !== undefined ? t("value_n", hora.value) : t("fan_n", hora.fan);
+    parts.push(el("p", { class: "rp-combo" }, [winName(hora), value, ...flags].filter(Boolean).join(" · ")));
+  } else {
+    parts.push(el("p", { class: "rp-winline" }, t("drawn_hand")));
+  }
+  if (step.over) parts.push(el("p", { class: "rp-over" }, t("ev_end")));
+  const rows = [0, 1, 2, 3].map((x) => {
+    const d = end.deltas[x];
+    return el("tr", { class: hora && hora.actor === x ? "won" : "" },
+      el("th", { scope: "row" }, who(x)),
+      el("td", { class: `num rp-delta ${d > 0 ? "up" : d < 0 ? "down" : ""}` }, signedDelta(d)),
+      el("td", { class: "num" }, total(end.scores[x])));
+  });
+  parts.push(el("table", { class: "rp-changes" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("seat_col")), el("th", { scope: "col", class: "num" }, t("change_col")),
+      el("th", { scope: "col", class: "num" }, t("hand_total")))),
+    el("tbody", {}, rows)));
+  const pays = end.payments || [];
+  if (pays.length) {
+    parts.push(el("details", { class: "rp-payments" }, el("summary", {}, t("payments")),
+      el("ul", {}, pays.map((p) => el("li", {}, t("pay_line", who(p.payer), who(p.payee), p.amount, (REASONS[p.reason] ? t(REASONS[p.reason]) : p.reason)))))));
+  }
+  return el("section", { class: "rp-settle", "aria-label": t("settlement") }, parts);
+}
+
+function centerEl(step, shown) {
+  const s = step.state;
   const center = [];
   const bj = family === "beijing";
+  const info = [];
   if (s.indicator) {
-    center.push(el("div", { class: "indicator" }, el("div", { class: "lbl" }, t(bj ? "indicator_bj" : "indicator")),
-      tileImg(s.indicator, { size: "md" }), el("div", { class: "lbl" }, t(bj ? "wild_bj" : "wilds")),
-      (s.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
+    info.push(el("div", { class: "rp-indicator" }, el("span", { class: "rp-lbl" }, t(bj ? "indicator_bj" : "indicator")),
+      tileImg(s.indicator, { size: "sm" }), el("span", { class: "rp-lbl" }, t(bj ? "wild_bj" : "wilds")),
+      (s.wilds || []).map((w) => tileImg(w, { size: "sm", wild: true }))));
   }
-  if (bj && s.seats) {
-    center.push(el("div", { class: "wall reserve" }, t("reserve_line", s.wall_left, s.reserve)));
-    const marks = [];
-    if (s.upstairs) marks.push(el("span", { class: "mark upstairs" }, t("upstairs_mark")));
-    if (s.shaozhuang) marks.push(el("span", { class: "mark shaozhuang" }, t("shaozhuang_mark", s.shaozhuang)));
-    if (marks.length) center.push(el("div", { class: "bjmarks" }, marks));
-    center.push(el("div", { class: "dice" }, diceText(s.dice)));
-  } else if (s.indicator) {
-    center.push(el("div", { class: "wall" }, t("wall_left", s.wall_left)));
-    center.push(el("div", { class: "dice" }, diceText(s.dice)));
+  if (bj && s.seats) info.push(el("div", { class: "rp-wall" }, tn("reserve_line", s.wall_left, s.reserve)));
+  else if (s.seats) info.push(el("div", { class: "rp-wall" }, tn("tiles_left_n", s.wall_left)));
+  if (s.dice) info.push(el("div", { class: "rp-dice", title: t("dice") }, diceText(s.dice)));
+  const marks = [];
+  if (bj && s.upstairs) marks.push(el("span", { class: "rp-mark upstairs" }, t("upstairs_mark")));
+  if (bj && s.shaozhuang) marks.push(el("span", { class: "rp-mark shaozhuang" }, t("shaozhuang_mark", s.shaozhuang)));
+  if (marks.length) info.push(el("div", { class: "rp-marks" }, marks));
+  center.push(el("div", { class: "rp-info" }, info));
+  const texts = step.events.map((e) => eventText(e, shown, -1, true)).filter(Boolean);
+  center.push(el("p", { class: "rp-turn", hidden: Boolean(step.end) }, texts.join(" · ")));
+  // screen readers hear each step's moves (not while it plays by itself: that would never stop)
+  if (!timer) $("announce").textContent = texts.join(" · ");
+  if (step.end) center.push(settlementEl(step, shown));
+  else center.push(el("p", { class: "rp-note" }, t("all_hands")));
+  return center;
+}
+
+function render() {
+  if (failed) {
+    $("title").textContent = failed;
+    document.title = `${failed} — ${t("title")}`;
+    return;
   }
-  center.push(el("div", { class: "muted" }, t("all_hands")));
-  const texts = f.events.map((e) => eventText(e, names, -1, true)).filter(Boolean);
-  center.push(el("div", { class: "turn" }, texts.join(" · ")));
-  const end = f.events.find((e) => e.type === "end_kyoku");
-  if (end) {
-    center.push(el("div", {}, [0, 1, 2, 3].map((x) => el("span", { class: end.deltas[x] > 0 ? "pos" : end.deltas[x] < 0 ? "neg" : "" },
-      `${windOf(x)} ${signed(end.deltas[x])}  `))));
-  }
-  $("center").replaceChildren(...center);
-  $("scores").replaceChildren(el("h3", {}, t("scores")), el("table", { class: "scoretable" },
-    [0, 1, 2, 3].map((x) => el("tr", {}, el("td", {}, windOf(x)), el("td", {}, names[x]), el("td", { class: "num" }, String(s.scores[x]))))));
+  if (!steps.length) return;
+  const step = steps[i];
+  const s = step.state;
+  const shown = shownNames();
+  const fam = t(FAMILY_NAMES[family] || "family_tianjin");
+  const pre = PRESET_NAMES[preset] ? t(PRESET_NAMES[preset]) : preset;
+  $("title").textContent = `${t("replay_title", matchId)} · ${fam}${pre ? ` · ${pre}` : ""}`;
+  document.title = `${t("replay_title", matchId)} — ${t("title")}`;
+  const dealer = s.dealer !== undefined ? ` · ${t("dealer")} ${seatLabel(s.dealer, shown)}` : "";
+  $("handline").textContent = `${t("round_hand", step.round + 1, step.hand + 1)}${dealer}`;
+  $("slider").max = String(steps.length - 1);
+  $("slider").value = String(i);
+  const where = t("step", i + 1, steps.length);
+  $("slider").setAttribute("aria-valuetext", `${where} · ${t("hand_of", step.hand + 1)}`);
+  $("stepinfo").textContent = where;
+  $("first").disabled = $("back").disabled = i === 0;
+  $("last").disabled = $("fwd").disabled = i >= steps.length - 1;
+  $("prevhand").disabled = i === 0;
+  $("nexthand").disabled = i >= steps.length - 1;
+  for (let seat = 0; seat < 4; seat++) seatEl(seat, step, shown);
+  $("center").replaceChildren(...centerEl(step, shown));
+  const scores = step.end ? step.end.scores : s.scores;
+  $("scores").replaceChildren(el("table", { class: "rp-scoretable" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("seat_col")), el("th", { scope: "col" }, t("player_col")),
+      el("th", { scope: "col", class: "num" }, t("hand_total")))),
+    el("tbody", {}, [0, 1, 2, 3].map((x) => el("tr", { class: s.to_act === x && !step.end ? "acting" : "" },
+      el("td", {}, windOf(x)), el("td", {}, shown[x]), el("td", { class: "num" }, total(scores[x])))))));
+  // the moves of this hand up to this step, the latest last
+  const starts = handStarts().filter((k) => k <= i);
+  const from = starts.length ? starts[starts.length - 1] : 0;
   const lines = [];
-  const from = Math.max(0, i - 60);
   for (let k = from; k <= i; k++) {
-    for (const e of frames[k].events) {
-      const x = eventText(e, names, -1);
-      if (x) lines.push(el("li", { class: `ev-${e.type}` }, x));
+    for (const e of steps[k].events) {
+      const x = eventText(e, shown, -1, true);
+      if (x) lines.push(el("li", { class: `ev-${e.type}${k === i ? " current" : ""}` }, x));
     }
   }
   $("log").replaceChildren(...lines);
   $("log").scrollTop = $("log").scrollHeight;
 }
 
-function toggle() {
-  if (timer) { clearInterval(timer); timer = null; $("playbtn").textContent = "▶"; return; }
-  $("playbtn").textContent = "❚❚";
-  timer = setInterval(() => { if (i >= frames.length - 1) toggle(); else go(i + 1); }, 500);
+function setPlaying(on) {
+  if (timer) { clearInterval(timer); timer = null; }
+  if (on) timer = setInterval(() => { if (i >= steps.length - 1) setPlaying(false); else go(i + 1); }, 600);
+  $("playicon").textContent = on ? "❚❚" : "▶";
+  $("playbtn").dataset.i18nAriaLabel = on ? "pause" : "play";
+  $("playbtn").dataset.i18nTitle = on ? "pause" : "play";
+  $("playbtn").setAttribute("aria-label", t(on ? "pause" : "play"));
+  $("playbtn").title = t(on ? "pause" : "play");
+}
+
+function prevHand() {
+  const hs = handStarts().filter((k) => k < i);
+  go(hs.length ? hs[hs.length - 1] : 0);
+}
+
+function nextHand() {
+  const h = handStarts().find((k) => k > i);
+  go(h === undefined ? steps.length - 1 : h);
+}
+
+// The move list is a drawer on narrow screens (the button shows only there).
+function setDrawer(open) {
+  $("side").classList.toggle("open", open);
+  $("movesbtn").setAttribute("aria-expanded", String(open));
+  if (open) $("closeside").focus();
+  else if (document.activeElement && $("side").contains(document.activeElement)) $("movesbtn").focus();
 }
 
 $("first").onclick = () => go(0);
-$("last").onclick = () => go(frames.length - 1);
+$("last").onclick = () => go(steps.length - 1);
 $("back").onclick = () => go(i - 1);
 $("fwd").onclick = () => go(i + 1);
-$("playbtn").onclick = toggle;
-$("prevhand").onclick = () => { const hs = handStarts().filter((k) => k < i); go(hs.length ? hs[hs.length - 1] : 0); };
-$("nexthand").onclick = () => { const h = handStarts().find((k) => k > i); go(h === undefined ? frames.length - 1 : h); };
+$("playbtn").onclick = () => setPlaying(!timer);
+$("prevhand").onclick = prevHand;
+$("nexthand").onclick = nextHand;
 $("slider").oninput = (e) => go(Number(e.target.value));
+$("movesbtn").onclick = () => setDrawer(!$("side").classList.contains("open"));
+$("closeside").onclick = () => setDrawer(false);
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") go(i + 1);
-  if (e.key === "ArrowLeft") go(i - 1);
-  if (e.key === "Home") go(0);
-  if (e.key === "End") go(frames.length - 1);
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.key === "Escape" && $("side").classList.contains("open")) { setDrawer(false); return; }
+  const tag = e.target && e.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return; // the slider has its own keys
+  const keys = {
+    ArrowRight: () => go(i + 1), ArrowLeft: () => go(i - 1), Home: () => go(0), End: () => go(steps.length - 1),
+    PageDown: nextHand, PageUp: prevHand,
+  };
+  if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
 });
 
 langToggle($("lang"), render);
@@ -129,15 +319,18 @@ applyI18n();
 (async () => {
   try {
     const d = await api(`/api/matches/${encodeURIComponent(matchId)}/frames`);
-    frames = d.frames;
+    steps = buildSteps(d.frames || []);
     names = d.names || names;
+    const players = (d.match && d.match.players) || [];
+    kinds = [0, 1, 2, 3].map((seat) => { const p = players.find((x) => x.seat === seat); return p ? p.kind : null; });
     const rules = (d.match && d.match.rules) || {};
     family = rules.family || "tianjin";
     preset = rules.preset || "";
+    if (!steps.length) failed = t("replay_unavailable");
     const q = new URLSearchParams(location.search);
-    go(q.has("step") ? Number(q.get("step")) : 0);
+    go(q.has("step") ? Number(q.get("step")) || 0 : 0);
   } catch (e) {
-    toast(e.message);
-    $("title").textContent = t("not_found");
+    failed = errorText(e.message);
+    render();
   }
 })();

@@ -1,9 +1,11 @@
-// The table: a seat (or a spectator) over the WebSocket; the server decides everything.
+// The table: a seat (or a spectator) over the WebSocket; the server decides everything, this page
+// only draws what the engine lets this seat see and sends the actions it offers.
 import { applyI18n, lang, langToggle, t } from "./i18n.js";
 import {
   api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, loadSeat, meldEl, saveName, saveSeat,
-  savedName, seatLabel, signed, sortTiles, tileImg, tileName, toast, windOf,
+  playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf,
 } from "./render.js";
+import { sound } from "./sound.js";
 
 const room = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -24,12 +26,92 @@ let hints = null; // the last "hint" message
 let hintAsked = -1;
 let settlement = null; // on show
 let settlementClosedFor = null;
-let lastDiscard = null; // {actor, count}
+let finalResult = null; // the last hand's settlement of a finished match (its standings stay reachable)
+let lastDiscard = null; // {actor}: the latest discard of the table, marked until the next discard
+let fresh = { discard: null, drawn: false, meld: null }; // what just happened: animated once
 let hunyouMode = -1; // the state version in which the 混儿悠 toggle is on (Beijing, B3)
+let focusIndex = 0; // the hand tile that has the keyboard focus (roving tabindex)
+let autoDone = -1; // the state version an auto action was sent for
+let lastTurnAnnounced = -1;
 let retry = 0;
 let closedForGood = false;
-let reconnectTimer = null;
 const log = [];
+
+// ---- settings kept in this browser ----------------------------------------------------------
+
+const SETTINGS = { hints: "tjmj.hints", "auto-win": "tjmj.autoWin", "auto-pass": "tjmj.autoPass",
+  "auto-discard": "tjmj.autoDiscard", sound: "tjmj.sound", motion: "tjmj.motion" };
+const DEFAULTS = { sound: "1", motion: "1" };
+
+function setting(id) {
+  return (localStorage.getItem(SETTINGS[id]) ?? DEFAULTS[id] ?? "0") === "1";
+}
+
+function initSettings() {
+  for (const id of Object.keys(SETTINGS)) {
+    const box = $(id);
+    box.checked = setting(id);
+    box.addEventListener("change", () => {
+      localStorage.setItem(SETTINGS[id], box.checked ? "1" : "0");
+      applySettings();
+      if (id === "hints") { renderHints(); renderHand(); maybeAskHint(); }
+      if (id.startsWith("auto")) maybeAuto();
+    });
+  }
+  $("mute").addEventListener("click", () => {
+    $("sound").checked = !$("sound").checked;
+    localStorage.setItem(SETTINGS.sound, $("sound").checked ? "1" : "0");
+    applySettings();
+  });
+  $("bot-speed").addEventListener("change", () => send({ type: "speed", speed: $("bot-speed").value }));
+  applySettings();
+}
+
+function applySettings() {
+  const on = $("sound").checked;
+  sound.muted = !on;
+  const mute = $("mute");
+  mute.replaceChildren(speakerIcon(on));
+  mute.setAttribute("aria-pressed", on ? "false" : "true");
+  mute.setAttribute("aria-label", on ? t("mute") : t("unmute"));
+  mute.title = mute.getAttribute("aria-label");
+  document.body.classList.toggle("no-motion", !$("motion").checked);
+}
+
+// a speaker, with sound waves or crossed out (drawn here: emoji fonts are not everywhere)
+function speakerIcon(on) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "22");
+  svg.setAttribute("height", "22");
+  svg.setAttribute("aria-hidden", "true");
+  const path = (d, fill) => {
+    const p = document.createElementNS(ns, "path");
+    p.setAttribute("d", d);
+    p.setAttribute("fill", fill ? "currentColor" : "none");
+    p.setAttribute("stroke", "currentColor");
+    p.setAttribute("stroke-width", "2");
+    p.setAttribute("stroke-linecap", "round");
+    svg.append(p);
+  };
+  path("M3 9h4l5-4v14l-5-4H3z", true);
+  if (on) { path("M16 9a4 4 0 0 1 0 6"); path("M19 6a8 8 0 0 1 0 12"); } else { path("M16 9l6 6M22 9l-6 6"); }
+  return svg;
+}
+
+// ---- the side panel: a drawer on narrow screens ---------------------------------------------
+
+function setDrawer(open) {
+  $("side").classList.toggle("open", open);
+  $("scrim").hidden = !open;
+  $("side-toggle").setAttribute("aria-expanded", open ? "true" : "false");
+  if (open) $("side-close").focus();
+}
+
+$("side-toggle").addEventListener("click", () => setDrawer(!$("side").classList.contains("open")));
+$("side-close").addEventListener("click", () => { setDrawer(false); $("side-toggle").focus(); });
+$("scrim").addEventListener("click", () => setDrawer(false));
 
 // ---- the connection ------------------------------------------------------------------------
 
@@ -58,7 +140,7 @@ function connect() {
     if (e.code === 4409) { showReplaced(); return; } // the seat was opened in another tab: do not fight it
     setConn("disconnected");
     retry = Math.min(retry + 1, 6);
-    reconnectTimer = setTimeout(connect, 500 * retry);
+    setTimeout(connect, 500 * retry);
   };
 }
 
@@ -87,6 +169,21 @@ function setConn(what) {
   c.textContent = seat ? t(what) : `${t(what)} · ${t("spectating")}`;
 }
 
+// Bots' names in the page's language ("Bot 1" → "机器人 1"); the server's names are kept as sent.
+function localNames(msg) {
+  if (!msg || !msg.names) return;
+  if (!msg.rawNames) msg.rawNames = msg.names;
+  const bots = (state && state.bots) || [];
+  msg.names = msg.rawNames.map((n, i) => playerName(n, bots[i] ? "bot" : "human"));
+}
+
+// Screen readers hear turns, claims and wins through one polite live region.
+function announce(text) {
+  const live = $("live");
+  live.textContent = "";
+  setTimeout(() => { live.textContent = text; }, 30);
+}
+
 function onMessage(msg) {
   switch (msg.type) {
     case "room":
@@ -96,26 +193,35 @@ function onMessage(msg) {
     case "state": {
       const first = !state;
       state = msg;
+      localNames(state);
       if (first) renderLog();
       if (settlement && !msg.paused && msg.status === "playing" && settlementClosedFor !== settlement.hand) {
         closeSettlement(false); // the next hand is on
       }
       render();
       maybeAskHint();
+      maybeAnnounceTurn();
+      maybeAuto();
       break;
     }
     case "events":
       if (msg.replay) { log.length = 0; lastDiscard = null; } // the hand so far, on (re)connecting
-      for (const ev of msg.events) addEvent(ev);
+      for (const ev of msg.events) addEvent(ev, !msg.replay);
       break;
     case "settlement":
       settlement = msg;
+      localNames(settlement);
+      if (msg.over) finalResult = msg;
       showSettlement();
       break;
     case "hint":
       hints = msg;
       renderHints();
       renderHand();
+      break;
+    case "timed_out": // the turn timer ran out: the bot played this decision for the seat
+      toast(t("timed_out", actionText(msg.action || "")), "error");
+      announce(t("timed_out", actionText(msg.action || "")));
       break;
     case "error":
       if (msg.code === "bad_token") { dropSeat(room); seat = null; }
@@ -129,15 +235,30 @@ function onMessage(msg) {
   }
 }
 
-// ---- the move list -------------------------------------------------------------------------
+// ---- the move list, sounds and what to animate ---------------------------------------------
 
-function addEvent(ev) {
+function addEvent(ev, live) {
   if (ev.type === "start_kyoku") { log.length = 0; lastDiscard = null; }
-  if (ev.type === "dahai") lastDiscard = { actor: ev.actor };
-  if (["tsumo", "pon", "chi", "daiminkan", "ankan", "kakan"].includes(ev.type)) lastDiscard = null;
+  if (ev.type === "dahai") {
+    lastDiscard = { actor: ev.actor };
+    if (live) fresh.discard = ev.actor;
+    if (live) sound.play("discard");
+  }
+  if (["pon", "chi", "daiminkan", "ankan", "kakan"].includes(ev.type) && live) {
+    fresh.meld = ev.actor;
+    sound.play("claim");
+    const text = eventText(ev, state ? state.names : null, me());
+    if (text) announce(text);
+  }
+  if (ev.type === "tsumo" && live && ev.actor === me() && ev.pai) fresh.drawn = true;
+  if (ev.type === "hora" && live) {
+    sound.play("win");
+    const text = eventText(ev, state ? state.names : null, me());
+    if (text) announce(text);
+  }
   if (ev.type === "tsumo" && !ev.pai) return;
   log.push(ev);
-  if (log.length > 200) log.shift();
+  if (log.length > 300) log.shift();
   renderLog();
 }
 
@@ -154,6 +275,14 @@ function renderLog() {
   ol.scrollTop = ol.scrollHeight;
 }
 
+function maybeAnnounceTurn() {
+  if (!state || me() === null || state.to_act !== me() || !state.legal || !state.legal.length) return;
+  if (lastTurnAnnounced === state.version) return;
+  lastTurnAnnounced = state.version;
+  announce(turnLine());
+  sound.play(inWindow() ? "ask" : "turn");
+}
+
 // ---- rendering -----------------------------------------------------------------------------
 
 // the rule family of the table: "tianjin" or "beijing" (each has its own phases, buttons and settlement)
@@ -164,8 +293,14 @@ function family() {
 
 function beijing() { return family() === "beijing"; }
 
+function presetName(p) {
+  const key = `preset_name_${p}`;
+  const text = t(key);
+  return text === key ? p : text;
+}
+
 function rulesName(r) {
-  return `${t(`family_${r.family || "tianjin"}`)} · ${r.preset}`;
+  return `${t(`family_${r.family || "tianjin"}`)} · ${presetName(r.preset)}`;
 }
 
 function me() {
@@ -173,7 +308,7 @@ function me() {
 }
 
 function render() {
-  $("roomcode").textContent = `${t("room")} ${room}`;
+  $("roomcode").replaceChildren(el("span", { class: "lbl" }, `${t("room")} `), room);
   const brand = document.querySelector(".brand [data-i18n]"); // the table's game: 天津麻将 or 北京麻将
   if (brand && (state || info)) {
     brand.textContent = t(`family_${family()}`);
@@ -183,6 +318,9 @@ function render() {
   $("waiting").hidden = !!playing;
   $("table").hidden = !playing;
   $("scores").hidden = !playing;
+  $("bot-speed").disabled = !(seat && seat.player === 0); // the host sets the bots' pace for the room
+  if (info && info.bot_speed) $("bot-speed").value = info.bot_speed;
+  if (state && state.bot_speed) $("bot-speed").value = state.bot_speed;
   if (state && state.notice) showNotice(state.notice);
   else if (info && info.notice) showNotice(info.notice);
   else if (ws && ws.readyState !== WebSocket.CLOSED) hideNotice();
@@ -193,6 +331,9 @@ function render() {
   renderHand();
   renderScores();
   renderHints();
+  renderSeen();
+  renderFinalBar();
+  fresh = { discard: null, drawn: false, meld: null };
 }
 
 function renderWaiting() {
@@ -204,13 +345,14 @@ function renderWaiting() {
     return el("li", { class: p ? "filled" : "empty" },
       p ? el("span", {}, p.name, i === 0 ? el("small", { class: "tag" }, t("host")) : null,
         seat && seat.player === i ? el("small", { class: "tag you" }, t("you")) : null,
-        p.connected ? el("span", { class: "dot on" }) : el("span", { class: "dot" }))
+        p.connected ? el("span", { class: "dot on", role: "img", "aria-label": t("online") })
+          : el("span", { class: "dot", role: "img", "aria-label": t("offline") }))
         : el("span", { class: "muted" }, `${t("bot")} …`));
   });
   const parts = [
     el("h1", {}, t("waiting_for_players")),
     el("div", { class: "bigcode" }, room),
-    el("p", {}, t("share")),
+    el("p", {}, el("label", { for: "sharelink" }, t("share"))),
     el("div", { class: "share" }, el("input", { value: link, readonly: true, id: "sharelink" }),
       el("button", { onclick: () => { navigator.clipboard?.writeText(link); toast(t("copied"), "ok"); } }, t("copy"))),
     el("ol", { class: "players" }, players),
@@ -221,7 +363,7 @@ function renderWaiting() {
   } else if (seat) {
     parts.push(el("p", { class: "muted" }, t("host_starts")));
   } else if (info.players.length < 4) {
-    const input = el("input", { maxlength: "20", value: savedName(), placeholder: t("your_name") });
+    const input = el("input", { maxlength: "20", value: savedName(), placeholder: t("your_name"), "aria-label": t("your_name") });
     parts.push(el("form", {
       class: "joinform",
       onsubmit: (e) => { e.preventDefault(); joinRoom(input.value); },
@@ -230,12 +372,18 @@ function renderWaiting() {
   box.replaceChildren(...parts);
 }
 
+function botName(b) {
+  const key = `bot_${b}`;
+  const text = t(key);
+  return text === key ? b : text;
+}
+
 function rulesLine() {
   if (!info || !info.rules) return "";
   const r = info.rules;
   const parts = [`${t("preset")}: ${rulesName(r)}`,
     r.match_hands ? t("hands_n", r.match_hands) : t("full_match"),
-    `${t("bot_strength")}: ${info.bots}`,
+    `${t("bot_strength")}: ${botName(info.bots)}`,
     `${t("timer")}: ${info.timer_s ? t("seconds_n", info.timer_s) : t("no_timer")}`];
   return parts.join(" · ");
 }
@@ -294,7 +442,7 @@ function seatHeader(s) {
   const o = state.obs;
   const marks = [];
   if (!over()) { // no dealer and no 坐庄/拉庄 marks once the match is over: no hand follows
-    if (o.dealer === s) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, lang() === "zh" ? "庄" : "D"));
+    if (o.dealer === s) marks.push(el("span", { class: "mark dealer", title: t("dealer") }, t("dealer_mark")));
     if (o.dealer === s && o.sit) marks.push(el("span", { class: "mark sit" }, t("sat")));
     if (o.pulls && o.pulls[s]) marks.push(el("span", { class: "mark pull" }, t("pulled", o.pulls[s])));
   }
@@ -308,11 +456,10 @@ function seatHeader(s) {
   const acting = isActing(s);
   const timer = acting && state.deadline ? el("span", { class: "timer", "data-timer": "1" }, `${remaining()}s`) : null;
   return el("div", { class: `seathead${acting ? " acting" : ""}` },
-    el("span", { class: "wind" }, windOf(s)),
+    el("span", { class: "wind", title: t(`wind_${s}`) }, windOf(s)),
     el("span", { class: "pname" }, state.names[s]), ...who, ...marks,
-    el("span", { class: "spacer" }),
     timer,
-    el("span", { class: "pscore" }, String(o.scores[s])));
+    el("span", { class: "pscore", "aria-label": `${t("score")} ${o.scores[s]}` }, String(o.scores[s])));
 }
 
 function renderSeat(pos) {
@@ -320,20 +467,52 @@ function renderSeat(pos) {
   const box = $(`pos-${pos}`);
   const o = state.obs;
   box.classList.toggle("acting", isActing(s));
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", `${windOf(s)} ${state.names[s]}`);
   const parts = [seatHeader(s)];
   if (o.seats) {
     const st = o.seats[s];
     const wilds = o.wilds || [];
     if (pos !== 0) {
+      const melds = st.melds.map((m, i) => {
+        const node = meldEl(m, wilds, "xs");
+        if (fresh.meld === s && i === st.melds.length - 1) node.classList.add("new");
+        return node;
+      });
       parts.push(el("div", { class: "concealed" }, backsEl(st.hand_size, pos === 2 ? "xs" : "xxs"),
         el("span", { class: "count" }, t("tiles_n", st.hand_size)),
-        el("span", { class: "melds" }, st.melds.map((m) => meldEl(m, wilds, "xs")))));
+        el("span", { class: "melds" }, melds)));
     }
     const perRow = pos === 0 || pos === 2 ? 12 : 6;
     const last = lastDiscard && lastDiscard.actor === s;
-    parts.push(discardsEl(st.discards, wilds, { last, size: "sm", perRow }));
+    const pond = discardsEl(st.discards, wilds, {
+      last, size: "sm", perRow, claimed: st.claimed || [], label: t("discards_of", seatLabel(s, state.names)),
+    });
+    if (fresh.discard === s && pond.lastElementChild) pond.lastElementChild.classList.add("new");
+    parts.push(pond);
   }
   box.replaceChildren(...parts);
+}
+
+function turnLine() {
+  const o = state.obs;
+  const actor = state.to_act;
+  if (state.status === "over") return t("match_over");
+  if (state.status === "error") return state.notice || t("stopped");
+  if (state.saving) return t("saving");
+  if (actor !== null && actor === me()) {
+    if (inWindow()) {
+      const from = seatLabel(o.window.from, state.names);
+      return o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile)) : t("window_yours", from, tileName(o.window.tile));
+    }
+    return o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
+  }
+  if (inWindow()) return o.phase === "rob" ? t("rob_waiting") : t("window_waiting", tileName(o.window.tile));
+  if (actor !== null && actor >= 0) {
+    return ["sit", "pull"].includes(o.phase) ? t("waiting_choice", seatLabel(actor, state.names))
+      : t("turn_of", seatLabel(actor, state.names));
+  }
+  return "";
 }
 
 function renderCenter() {
@@ -342,17 +521,17 @@ function renderCenter() {
   const parts = [];
   const bj = beijing();
   if (o.indicator) {
-    parts.push(el("div", { class: "indicator" },
+    parts.push(el("div", { class: "indicator", "data-testid": "wilds" },
       el("div", { class: "lbl" }, t(bj ? "indicator_bj" : "indicator")), tileImg(o.indicator, { size: "md" }),
       el("div", { class: "lbl" }, t(bj ? "wild_bj" : "wilds")),
       ...(o.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
   }
   if (bj && o.seats) { // B1: the tiles normal draws may still take, and the reserve kept back for kongs
     parts.push(el("div", { class: "wall reserve" }, t("reserve_line", o.wall_left, o.reserve)));
-    parts.push(el("div", { class: "dice", title: t("dice") }, diceText(o.dice)));
+    parts.push(el("div", { class: "dice", title: t("dice"), "aria-label": `${t("dice")} ${diceText(o.dice)}` }, diceText(o.dice)));
   } else if (o.indicator) {
     parts.push(el("div", { class: "wall" }, t("wall_left", o.wall_left)));
-    parts.push(el("div", { class: "dice", title: t("dice") }, diceText(o.dice)));
+    parts.push(el("div", { class: "dice", title: t("dice"), "aria-label": `${t("dice")} ${diceText(o.dice)}` }, diceText(o.dice)));
   }
   if (bj && !over()) { // B6: 上楼 doubles every payment; 烧庄 makes the dealer pay each other player
     const marks = [];
@@ -360,24 +539,9 @@ function renderCenter() {
     if (o.shaozhuang) marks.push(el("span", { class: "mark shaozhuang", title: t("shaozhuang_title") }, t("shaozhuang_mark", o.shaozhuang)));
     if (marks.length) parts.push(el("div", { class: "bjmarks" }, marks));
   }
-  const actor = state.to_act;
-  let line;
-  if (state.status === "over") line = t("match_over");
-  else if (state.status === "error") line = state.notice || t("stopped");
-  else if (state.saving) line = t("saving");
-  else if (actor !== null && actor === me()) {
-    if (inWindow()) {
-      const from = seatLabel(o.window.from, state.names);
-      line = o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile)) : t("window_yours", from, tileName(o.window.tile));
-    } else line = o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
-  } else if (inWindow()) {
-    line = o.phase === "rob" ? t("rob_waiting") : t("window_waiting", tileName(o.window.tile));
-  } else if (actor !== null && actor >= 0) {
-    line = ["sit", "pull"].includes(o.phase) ? t("waiting_choice", seatLabel(actor, state.names))
-      : t("turn_of", seatLabel(actor, state.names));
-  }
-  const mine = actor !== null && actor === me();
-  parts.push(el("div", { class: `turn${mine ? " mine" : ""}${inWindow() && !mine ? " answering" : ""}` }, line || ""));
+  const mine = state.to_act !== null && state.to_act === me();
+  parts.push(el("div", { class: `turn${mine ? " mine" : ""}${inWindow() && !mine ? " answering" : ""}`, "data-testid": "turn" },
+    turnLine()));
   if (state.deadline && (!inWindow() || mine)) parts.push(el("div", { class: "bigtimer", "data-timer": "1" }, `${remaining()}s`));
   if (o.claimable && (o.phase === "claim" || o.phase === "rob")) {
     parts.push(el("div", { class: "claimable" }, tileImg(o.claimable, { size: "md", wild: (o.wilds || []).includes(o.claimable) })));
@@ -385,24 +549,37 @@ function renderCenter() {
   box.replaceChildren(...parts);
 }
 
-const ACTION_LABEL = {
-  sit: (n) => (n === "1" ? "坐庄 Sit" : "不坐 No"),
-  pull: (n) => (n === "0" ? "不拉 No pull" : `拉庄 Pull ×${n}`),
-  pon: () => "碰 Pon",
-  kong: () => "杠 Kong",
-  ankong: () => "暗杠 Kong",
-  added_kong: () => "加杠 Kong",
-  win: () => "自摸 Win",
-  pass: () => "过 Pass",
-  chi: () => "吃 Chi",
-  hungang: () => "混杠 Four wilds",
-};
+// Each action's label in the chosen language, and its key: the first of a kind gets its letter,
+// the others digits.
+const ACTION_KEY = { win: "w", pon: "p", kong: "k", ankong: "k", added_kong: "k", chi: "c", pass: "x", hungang: "g", sit: "s", pull: "l" };
 
-// The label of a 和 button: self-drawn on a turn, on the discard in a claim window, robbing a kong
+function actionText(a) {
+  const [kind, arg] = a.split(" ");
+  if (kind === "sit") return arg === "1" ? t("act_sit") : t("act_no_sit");
+  if (kind === "pull") return arg === "0" ? t("act_no_pull") : t("act_pull", arg);
+  if (kind === "win") return winLabel(state ? state.obs.phase : "turn");
+  if (kind === "discard") return t("act_discard", tileName(arg));
+  if (kind === "hunyou") return t("act_hunyou", tileName(arg));
+  const key = `act_${kind}`;
+  const text = t(key);
+  return text === key ? a : arg && /^[1-9][mpsz]$/.test(arg) && kind !== "chi" ? `${text} ${tileName(arg)}` : text;
+}
+
+// The label of a 和 button: self-drawn on a turn, on the discard in a claim window, robbing a kong;
+// with what the win is worth (the engine's preview for this seat), so nobody wins blind.
 function winLabel(phase) {
-  if (phase === "claim") return "和 Win";
-  if (phase === "rob") return "抢杠 Rob";
-  return "自摸 Win";
+  if (phase === "claim") return t("act_win_discard");
+  if (phase === "rob") return t("act_win_rob");
+  return t("act_win");
+}
+
+function winWorth() {
+  const p = state && state.win_preview;
+  if (!p) return "";
+  const worth = p.value !== undefined ? t("value_n", p.value) : t("fan_n", p.fan);
+  const detail = p.elements_detail || [];
+  const name = lang() === "zh" || !detail.length ? p.name : detail.map((e) => e.english).join(", ");
+  return name ? `${name} · ${worth}` : worth;
 }
 
 function act(action) {
@@ -412,6 +589,36 @@ function act(action) {
 function hintFor(tile) {
   if (!hints || !state || hints.version !== state.version) return null;
   return hints.discards.find((d) => d.tile === tile) || null;
+}
+
+function actionButtons(legal) {
+  const o = state.obs;
+  const used = new Set();
+  let digit = 1;
+  const keyFor = (kind) => {
+    const letter = ACTION_KEY[kind];
+    if (letter && !used.has(letter)) { used.add(letter); return letter; }
+    while (digit <= 9 && used.has(String(digit))) digit++;
+    if (digit > 9) return null;
+    used.add(String(digit));
+    return String(digit++);
+  };
+  return legal.filter((a) => !a.startsWith("discard ") && !a.startsWith("hunyou ")).map((a) => {
+    const [kind, arg] = a.split(" ");
+    let label = actionText(a);
+    if (kind === "win") { const w = winWorth(); if (w) label = `${label} · ${w}`; }
+    let tiles = arg && /^[1-9][mpsz]$/.test(arg) ? [tileImg(arg, { size: "xs", decorative: true })] : [];
+    if (kind === "chi") { // the sequence it makes, the claimed tile marked
+      tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", decorative: true, cls: o.window && x === o.window.tile ? "claimed" : "" }));
+      label = `${t("act_chi")} ${chiTiles(arg).map((x) => tileName(x)).join("")}`;
+    }
+    const key = keyFor(kind);
+    return el("button", {
+      class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`, type: "button",
+      "data-action": a, "aria-keyshortcuts": key ? key.toUpperCase() : null,
+      "aria-label": key ? `${label} (${key.toUpperCase()})` : label, onclick: () => act(a),
+    }, el("span", { "aria-hidden": "true" }, label), ...tiles, key ? el("span", { class: "key", "aria-hidden": "true" }, key.toUpperCase()) : null);
+  });
 }
 
 function renderHand() {
@@ -427,24 +634,16 @@ function renderHand() {
   const hunyous = new Set(legal.filter((a) => a.startsWith("hunyou ")).map((a) => a.slice(7)));
   const picking = hunyous.size > 0 && hunyouMode === state.version; // B3: the next click declares 混儿悠
   const discards = picking ? hunyous : new Set(legal.filter((a) => a.startsWith("discard ")).map((a) => a.slice(8)));
-  const buttons = legal.filter((a) => !a.startsWith("discard ") && !a.startsWith("hunyou ")).map((a) => {
-    const [kind, arg] = a.split(" ");
-    const label = kind === "win" ? winLabel(o.phase) : ACTION_LABEL[kind] ? ACTION_LABEL[kind](arg) : a;
-    let tiles = arg && /^[1-9][mpsz]$/.test(arg) ? [tileImg(arg, { size: "xs" })] : [];
-    if (kind === "chi") { // the sequence it makes, the claimed tile marked
-      tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", cls: o.window && x === o.window.tile ? "claimed" : "" }));
-    }
-    return el("button", { class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`,
-      "data-action": a, onclick: () => act(a) }, label, ...tiles);
-  });
+  const buttons = actionButtons(legal);
   if (hunyous.size) { // 混儿悠 is a way to discard: the toggle picks which discard declares it
     buttons.push(el("button", {
-      class: `mode mode-hunyou${picking ? " on" : ""}`, title: t("hunyou_tip"), "aria-pressed": picking ? "true" : "false",
+      class: `mode mode-hunyou${picking ? " on" : ""}`, type: "button", title: t("hunyou_tip"), "aria-pressed": picking ? "true" : "false",
       onclick: () => { hunyouMode = picking ? -1 : state.version; renderHand(); },
-    }, "混儿悠 Hunyou"));
+    }, t("act_hunyou_mode")));
   }
   const wilds = o.wilds || [];
-  const row = el("div", { class: "handrow" });
+  const row = el("div", { class: "handrow", "data-testid": "hand", role: "toolbar", "aria-label": t("your_hand") });
+  const tilesEls = [];
   if (o.hand) {
     const hand = sortTiles(o.hand);
     let drawn = null;
@@ -452,45 +651,143 @@ function renderHand() {
       const i = hand.lastIndexOf(o.drawn);
       if (i >= 0) { hand.splice(i, 1); drawn = o.drawn; }
     }
-    const tileBox = (tile, extra) => {
+    const tileBox = (tile, isDrawn) => {
       const can = discards.has(tile);
-      const img = tileImg(tile, { size: "lg", wild: wilds.includes(tile), cls: `${can ? "can" : ""}${can && picking ? " hunyou" : ""} ${extra || ""}` });
-      const wrap = el("span", { class: "htile" }, img);
+      const wild = wilds.includes(tile);
+      const h = can ? hintFor(tile) : null;
+      const words = tileWords(tile, { wild }) + (isDrawn ? `, ${t("drawn")}` : "");
+      const btn = el("button", {
+        class: `htile${can ? " can" : ""}${can && picking ? " hunyou" : ""}${isDrawn ? " drawn" : ""}${isDrawn && fresh.drawn ? " new" : ""}`,
+        type: "button", "data-testid": "hand-tile", "data-tile": tile, tabindex: "-1",
+        "aria-label": can ? `${picking ? t("act_hunyou", words) : t("act_discard", words)}${h && h.summary ? `. ${hintSummary(h)}` : ""}` : words,
+        "aria-disabled": can ? null : "true",
+      }, tileImg(tile, { size: "lg", wild, decorative: true }));
       if (can) {
-        wrap.addEventListener("click", () => {
+        btn.addEventListener("click", () => {
           if (picking) { hunyouMode = -1; act(`hunyou ${tile}`); return; }
           // a Tianjin wild discard makes one 小相公 (R2); a Beijing one costs nothing (B2)
-          if (!beijing() && wilds.includes(tile) && !confirm(t("discard_wild"))) return;
+          if (!beijing() && wild && !confirm(t("discard_wild"))) return;
           act(`discard ${tile}`);
         });
-        const h = hintFor(tile);
         if (h) {
           const wins = h.waits.filter((w) => w.win);
-          const label = wins.length ? `${t("ready")} ${wins.length}` : h.shanten >= 0 ? t("shanten_short", h.shanten) : "";
-          wrap.append(el("span", { class: `hlabel${wins.length ? " good" : ""}` }, label));
-          wrap.addEventListener("mouseenter", () => highlightHint(tile));
+          const label = h.hundiao ? t("any_tile") : wins.length ? `${t("ready")} ${wins.length}` : h.shanten >= 0 ? t("shanten_short", h.shanten) : "";
+          btn.append(el("span", { class: `hlabel${wins.length || h.hundiao ? " good" : ""}`, "aria-hidden": "true" }, label));
+          btn.addEventListener("mouseenter", () => highlightHint(tile));
+          btn.addEventListener("focus", () => highlightHint(tile));
+        } else {
+          btn.append(el("span", { class: "hlabel", "aria-hidden": "true" }, ""));
         }
+      } else {
+        btn.append(el("span", { class: "hlabel", "aria-hidden": "true" }, ""));
       }
-      return wrap;
+      tilesEls.push(btn);
+      return btn;
     };
-    hand.forEach((tile) => row.append(tileBox(tile)));
-    if (drawn) row.append(el("span", { class: "gap" }), tileBox(drawn, "drawn"));
+    hand.forEach((tile) => row.append(tileBox(tile, false)));
+    if (drawn) row.append(tileBox(drawn, true));
     const melds = (o.seats && o.seats[mine].melds) || [];
-    if (melds.length) row.append(el("span", { class: "gap" }), ...melds.map((m) => meldEl(m, wilds, "md")));
+    if (melds.length) {
+      row.append(el("span", { class: "mymelds", role: "list", "aria-label": t("your_melds") },
+        ...melds.map((m, i) => {
+          const node = meldEl(m, wilds, "md");
+          if (fresh.meld === mine && i === melds.length - 1) node.classList.add("new");
+          return el("span", { role: "listitem" }, node);
+        })));
+    }
   } else if (["sit", "pull"].includes(o.phase)) {
     row.append(el("span", { class: "muted" }, state.to_act === mine ? (o.phase === "sit" ? t("choose_sit") : t("choose_pull")) : ""));
   }
+  // the roving tabindex: one hand tile is in the tab order, the arrows move along the hand
+  if (tilesEls.length) {
+    const firstCan = tilesEls.findIndex((b) => b.classList.contains("can"));
+    if (focusIndex >= tilesEls.length) focusIndex = tilesEls.length - 1;
+    const start = tilesEls[focusIndex] && tilesEls[focusIndex].classList.contains("can") ? focusIndex : Math.max(firstCan, 0);
+    tilesEls[start].tabIndex = 0;
+  }
+  const hadFocus = box.contains(document.activeElement) && document.activeElement.dataset.testid === "hand-tile";
   const notes = [];
   if (picking) notes.push(el("span", { class: "note hunyou" }, t("hunyou_pick")));
   if (beijing() && o.passed_win && !over()) notes.push(el("span", { class: "note" }, t("passed_win")));
-  box.replaceChildren(el("div", { class: "actions" }, buttons, notes), row);
+  box.replaceChildren(el("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("actions") }, buttons, notes), row);
+  if (hadFocus && tilesEls.length) {
+    const target = tilesEls.find((b) => b.tabIndex === 0);
+    if (target) target.focus({ preventScroll: true });
+  }
 }
+
+function moveFocus(delta) {
+  const tilesEls = [...document.querySelectorAll("#myhand [data-testid=hand-tile]")];
+  if (!tilesEls.length) return;
+  let i = tilesEls.indexOf(document.activeElement);
+  if (i < 0) i = tilesEls.findIndex((b) => b.tabIndex === 0);
+  i = delta === Infinity ? tilesEls.length - 1 : delta === -Infinity ? 0 : (i + delta + tilesEls.length) % tilesEls.length;
+  tilesEls.forEach((b) => { b.tabIndex = -1; });
+  tilesEls[i].tabIndex = 0;
+  tilesEls[i].focus();
+  focusIndex = i;
+}
+
+// Keys: arrows and Home/End move along the hand, Enter or Space discards the focused tile (a
+// button), the action keys press their buttons, Escape closes a drawer or dialog.
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const target = e.target;
+  const typing = target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA");
+  if (e.key === "Escape") {
+    if ($("side").classList.contains("open")) { setDrawer(false); $("side-toggle").focus(); return; }
+    if (!$("overlay").hidden && settlement && settlement.over) { closeSettlement(false); return; }
+  }
+  if (typing || !$("overlay").hidden) return;
+  const onHand = target && target.dataset && target.dataset.testid === "hand-tile";
+  if (onHand && (e.key === "ArrowRight" || e.key === "ArrowDown")) { e.preventDefault(); moveFocus(1); return; }
+  if (onHand && (e.key === "ArrowLeft" || e.key === "ArrowUp")) { e.preventDefault(); moveFocus(-1); return; }
+  if (onHand && e.key === "Home") { e.preventDefault(); moveFocus(-Infinity); return; }
+  if (onHand && e.key === "End") { e.preventDefault(); moveFocus(Infinity); return; }
+  if (e.key.length !== 1) return;
+  const key = e.key.toUpperCase();
+  const btn = [...document.querySelectorAll("#myhand button[data-action]")]
+    .find((b) => (b.getAttribute("aria-keyshortcuts") || "") === key);
+  if (btn) { e.preventDefault(); btn.click(); return; }
+  if (key === "H" && me() !== null) { // H: to the hand
+    e.preventDefault();
+    moveFocus(0);
+  }
+});
 
 function renderScores() {
   const o = state.obs;
   const rows = [0, 1, 2, 3].map((s) => el("tr", { class: s === me() ? "me" : "" },
     el("td", {}, windOf(s)), el("td", {}, state.names[s]), el("td", { class: "num" }, String(o.scores[s]))));
-  $("scores").replaceChildren(el("h3", {}, t("scores")), el("table", { class: "scoretable" }, rows));
+  $("scores").replaceChildren(el("h3", {}, t("scores")), el("table", { class: "scoretable" },
+    el("caption", { class: "sr-only" }, t("scores")), rows));
+}
+
+// How many of each kind this seat has not seen: 4 less its hand, every meld, every pond (a claimed
+// discard counted once, in its meld) and the face-up indicator.
+function renderSeen() {
+  const panel = $("seenpanel");
+  const o = state && state.obs;
+  if (!o || !o.seats || me() === null || !o.hand) { panel.hidden = true; return; }
+  panel.hidden = false;
+  const seen = {};
+  const add = (x, n = 1) => { seen[x] = (seen[x] || 0) + n; };
+  o.hand.forEach((x) => add(x));
+  o.seats.forEach((st) => {
+    st.melds.forEach((m) => { (m.match(/\d/g) || []).forEach((d) => add(d + m.match(/[mpsz]/)[0])); });
+    const claimed = new Set(st.claimed || []);
+    st.discards.forEach((x, i) => { if (!claimed.has(i)) add(x); });
+  });
+  if (o.indicator) add(o.indicator);
+  const kinds = [];
+  for (const s of ["m", "p", "s"]) for (let n = 1; n <= 9; n++) kinds.push(`${n}${s}`);
+  for (let n = 1; n <= 7; n++) kinds.push(`${n}z`);
+  const cells = kinds.map((k) => {
+    const left = Math.max(0, 4 - (seen[k] || 0));
+    return el("div", { class: `cell${left === 0 ? " gone" : ""}`, role: "listitem", "aria-label": t("unseen_of", tileWords(k, { wild: (o.wilds || []).includes(k) }), left) },
+      tileImg(k, { size: "xs", wild: (o.wilds || []).includes(k), decorative: true }), el("span", { "aria-hidden": "true" }, String(left)));
+  });
+  panel.replaceChildren(el("h3", {}, t("unseen_title")), el("div", { class: "seen", role: "list" }, cells));
 }
 
 function maybeAskHint() {
@@ -501,6 +798,11 @@ function maybeAskHint() {
   }
 }
 
+function hintSummary(d) {
+  if (lang() === "zh" && d.summary_zh) return d.summary_zh;
+  return d.summary || "";
+}
+
 function renderHints() {
   const panel = $("hintpanel");
   if (!$("hints").checked || me() === null) { panel.hidden = true; return; }
@@ -509,16 +811,21 @@ function renderHints() {
   if (!hints || !state || hints.version !== state.version) {
     parts.push(el("p", { class: "muted small" }, t("hint_none")));
   } else {
-    const rows = [...hints.discards].sort((a, b) => score(b) - score(a));
+    // the server ranks the options (rank 1 = best: the chance and value of a legal win)
+    const rows = [...hints.discards].sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
     for (const d of rows) {
       const wins = d.waits.filter((w) => w.win);
-      const what = wins.length
-        ? wins.map((w) => el("span", { class: "wait", title: `${w.name} · ${worth(w)} · ${t("live_n", w.live)}` },
-          tileImg(w.tile, { size: "xs" }), ` ${worthShort(w)} ${w.name} (${w.live})`))
-        : [el("span", { class: "muted" }, d.waits.length ? t("not_win") : t("shanten_n", d.shanten))];
+      let what;
+      if (d.hundiao) what = [el("span", {}, t("any_tile"))];
+      else if (wins.length) {
+        what = wins.map((w) => el("span", { class: "wait", title: `${w.name} · ${worth(w)} · ${t("live_n", w.live)}` },
+          tileImg(w.tile, { size: "xs", decorative: true }), ` ${tileName(w.tile)} ${worthShort(w)} (${t("live_n", w.live)})`));
+      } else what = [el("span", { class: "muted" }, d.waits.length ? t("not_win") : t("shanten_n", d.shanten))];
       parts.push(el("div", { class: "hintrow", "data-tile": d.tile },
-        tileImg(d.tile, { size: "sm", wild: d.wild }), el("span", { class: "arrow" }, "→"), el("span", { class: "waits" }, what),
-        d.hunyou ? el("span", { class: "tag hunyou", title: t("hunyou_tip") }, t("hunyou_mark")) : null));
+        tileImg(d.tile, { size: "sm", wild: d.wild }),
+        el("span", { class: "summary" }, hintSummary(d) || t("discard_this", tileName(d.tile))),
+        el("span", { class: "waits" }, what,
+          d.hunyou ? el("span", { class: "tag hunyou", title: t("hunyou_tip") }, t("hunyou_mark")) : null)));
     }
   }
   panel.replaceChildren(...parts);
@@ -527,16 +834,31 @@ function renderHints() {
 // a wait's worth: Tianjin's fan, Beijing's value (B5)
 function worth(w) { return w.value !== undefined ? t("value_n", w.value) : t("fan_n", w.fan); }
 function worthShort(w) {
-  return w.value !== undefined ? t("value_short", w.value) : `${w.fan}${lang() === "zh" ? "番" : "f"}`;
-}
-
-function score(d) {
-  const wins = d.waits.filter((w) => w.win);
-  return wins.reduce((a, w) => a + (w.value !== undefined ? w.value : w.fan) * Math.max(w.live, 0.5), 0) * 10 - d.shanten;
+  return w.value !== undefined ? t("value_short", w.value) : t("fan_short", w.fan);
 }
 
 function highlightHint(tile) {
   document.querySelectorAll(".hintrow").forEach((r) => r.classList.toggle("hl", r.dataset.tile === tile));
+}
+
+// ---- automatic play the player asked for ----------------------------------------------------
+
+// Auto-win takes a legal win, auto-pass declines a claim (never a win), auto-discard plays the
+// drawn tile when nothing else (a win, a kong) is offered; once per state.
+function maybeAuto() {
+  if (!state || me() === null || state.to_act !== me() || autoDone === state.version) return;
+  const legal = state.legal || [];
+  if (!legal.length) return;
+  let choice = null;
+  if ($("auto-win").checked && legal.includes("win")) choice = "win";
+  else if ($("auto-pass").checked && inWindow() && legal.includes("pass") && !legal.includes("win")) choice = "pass";
+  else if ($("auto-discard").checked && state.obs.phase === "turn" && state.obs.drawn
+    && legal.every((a) => a.startsWith("discard ") || a.startsWith("hunyou "))
+    && legal.includes(`discard ${state.obs.drawn}`)) choice = `discard ${state.obs.drawn}`;
+  if (!choice) return;
+  autoDone = state.version;
+  const version = state.version;
+  setTimeout(() => { if (state && state.version === version) act(choice); }, 350); // a moment to see it
 }
 
 // ---- the settlement ------------------------------------------------------------------------
@@ -546,79 +868,141 @@ const REASON = {
 };
 
 function winHand(w, wilds) {
-  return el("div", { class: "winhand" },
-    ...sortTiles(w.hand).map((x) => tileImg(x, { size: "md", wild: wilds.includes(x) })),
-    el("span", { class: "gap" }), tileImg(w.tile, { size: "md", wild: wilds.includes(w.tile), cls: "winning" }),
+  return el("div", { class: "winhand", role: "img", "aria-label": t("winning_hand_words", w.hand.map((x) => tileWords(x, { wild: wilds.includes(x) })).join(", "), tileWords(w.tile)) },
+    ...sortTiles(w.hand).map((x) => tileImg(x, { size: "md", wild: wilds.includes(x), decorative: true })),
+    el("span", { class: "gap" }), tileImg(w.tile, { size: "md", wild: wilds.includes(w.tile), cls: "winning", decorative: true }),
     el("span", { class: "gap" }), ...w.melds.map((m) => meldEl(m, wilds, "sm")));
+}
+
+// The winning arrangement: each group with what each of its tiles plays (a wild's role shown)
+function arrangementEl(arr, wilds) {
+  if (!arr || !arr.groups) return null;
+  return el("div", { class: "arr", role: "list", "aria-label": t("arrangement") }, arr.groups.map((g) => {
+    const tiles = g.tiles.map((x, i) => {
+      const wild = g.wild ? !!g.wild[i] : wilds.includes(x);
+      return tileImg(x, { size: "sm", wild, cls: g.winning === i ? "winning" : "", decorative: true });
+    });
+    const plays = g.tiles.map((x, i) => {
+      const wild = g.wild ? !!g.wild[i] : false;
+      return wild && g.plays && g.plays[i] ? `${tileName(x)}=${tileName(g.plays[i])}` : null;
+    }).filter(Boolean);
+    const words = g.tiles.map((x, i) => {
+      const wild = g.wild ? !!g.wild[i] : false;
+      return wild && g.plays ? t("wild_plays", tileWords(x, { wild: true }), tileWords(g.plays[i])) : tileWords(x);
+    }).join(", ");
+    return el("div", { class: "group", role: "listitem", "aria-label": `${t(`group_${g.kind}`)}: ${words}` },
+      el("span", { class: "gtiles", "aria-hidden": "true" }, tiles),
+      el("span", { class: "gkind", "aria-hidden": "true" }, t(`group_${g.kind}`)),
+      plays.length ? el("span", { class: "plays", "aria-hidden": "true" }, plays.join(" ")) : null);
+  }));
+}
+
+// Every seat's hand face up (the engine reveals them once the hand is over)
+function handsUp(s) {
+  if (!s.hands) return null;
+  const wilds = s.wilds || [];
+  return el("div", { class: "hands-up" }, el("h3", {}, t("hands_up")), [0, 1, 2, 3].map((x) => {
+    const h = s.hands[x];
+    if (!h) return null;
+    return el("div", { class: "row", role: "img", "aria-label": `${seatLabel(x, s.names)}: ${sortTiles(h.tiles).map((y) => tileWords(y, { wild: wilds.includes(y) })).join(", ")}` },
+      el("span", { class: "who", "aria-hidden": "true" }, seatLabel(x, s.names)),
+      ...sortTiles(h.tiles).map((y) => tileImg(y, { size: "xs", wild: wilds.includes(y), decorative: true })),
+      ...(h.melds || []).map((m) => meldEl(m, wilds, "xs")));
+  }));
+}
+
+// An element's name in the chosen language (the code is no help to a player)
+function elementRows(elements) {
+  return el("table", { class: "elements" },
+    el("caption", { class: "sr-only" }, t("elements")),
+    el("tr", {}, el("th", { scope: "col" }, t("elements")), el("th", { scope: "col" }, t("element_value"))),
+    elements.map((e) => el("tr", { class: e.counts === false ? "muted" : "" },
+      el("td", {}, lang() === "zh" ? e.chinese : `${e.english} (${e.chinese})`),
+      el("td", { class: "num" }, lang() === "zh" && e.value_zh ? e.value_zh : e.value))));
+}
+
+function whyText(p) {
+  if (p.formula || p.formula_en) return lang() === "zh" ? (p.formula || p.formula_en) : (p.formula_en || p.formula);
+  return (p.why || []).map((f) => t(`why_${f.key}`, f.times)).join(" · ");
+}
+
+function paymentsTable(s) {
+  const names = s.names;
+  return el("table", { class: "payments" },
+    el("caption", { class: "sr-only" }, t("payments")),
+    el("tr", {}, el("th", { scope: "col" }, t("payer")), el("th", { scope: "col" }, t("payee")),
+      el("th", { scope: "col" }, t("amount")), el("th", { scope: "col" }, t("reason")), el("th", { scope: "col" }, t("how"))),
+    s.payments.map((p) => el("tr", {},
+      el("td", {}, seatLabel(p.payer, names)), el("td", {}, seatLabel(p.payee, names)),
+      el("td", { class: "num" }, String(p.amount)), el("td", {}, t(REASON[p.reason] || p.reason)),
+      el("td", { class: "why" }, whyText(p)))));
 }
 
 // A Beijing hand (B5, B6): who won and how, each element and how they make the value, then each
 // payment with its factors (点炮 ×2, 上楼 ×2, 包三家, 抢杠, 互包, 混儿悠, 烧庄).
-function beijingSettlement(s, parts) {
+function beijingWin(s, parts) {
   const names = s.names;
   const wilds = s.wilds || [];
-  if (s.win) {
-    const w = s.win;
-    const who = seatLabel(w.seat, names);
-    const from = w.from !== null && w.from !== undefined ? seatLabel(w.from, names) : "";
-    const line = w.hungang ? t("win_hungang", who) : w.rob_kong ? t("win_rob", who, from)
-      : from ? t("win_discard", who, from) : w.hunyou ? t("win_hunyou", who) : t("winner_is", who);
-    parts.push(el("div", { class: "winline" }, line,
-      w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null,
-      w.last_tile ? el("span", { class: "tag" }, t("last_tile")) : null));
-    parts.push(winHand(w, wilds));
-    parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("value_n", w.value)}`));
-    parts.push(el("table", { class: "elements" },
-      el("tr", {}, el("th", {}, t("elements")), el("th", {}, "中文"), el("th", {}, "English"), el("th", {}, "")),
-      w.elements.map((e) => el("tr", { class: e.counts ? "" : "muted" }, el("td", {}, e.code), el("td", {}, e.chinese),
-        el("td", {}, e.english), el("td", { class: "num" }, lang() === "zh" && e.value_zh ? e.value_zh : e.value)))));
-    parts.push(el("div", { class: "formula" },
-      el("div", { class: "muted small" }, `${t("value_how")} (${t(w.scoring === "add" ? "value_column_a" : "value_column_b")})`),
-      el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
-  } else {
-    parts.push(el("div", { class: "winline" }, t("drawn_hand")));
-    if (s.upstairs_next) parts.push(el("p", { class: "note" }, t("settle_upstairs_next")));
-  }
-  if (s.upstairs) parts.push(el("p", { class: "note" }, t("settle_upstairs")));
-  if (s.shaozhuang) parts.push(el("p", { class: "note" }, t("settle_shaozhuang", s.shaozhuang)));
-  if (s.payments.length) {
-    parts.push(el("h3", {}, t("payments")));
-    parts.push(el("table", { class: "payments" }, s.payments.map((p) => el("tr", {},
-      el("td", {}, seatLabel(p.payer, names)), el("td", { class: "muted" }, "→"), el("td", {}, seatLabel(p.payee, names)),
-      el("td", { class: "num" }, String(p.amount)), el("td", { class: "muted" }, t(REASON[p.reason] || p.reason)),
-      el("td", { class: "why small" }, (p.why || []).map((f) => t(`why_${f.key}`, f.times)).join(" · "))))));
-  }
+  const w = s.win;
+  const who = seatLabel(w.seat, names);
+  const from = w.from !== null && w.from !== undefined ? seatLabel(w.from, names) : "";
+  const line = w.hungang ? t("win_hungang", who) : w.rob_kong ? t("win_rob", who, from)
+    : from ? t("win_discard", who, from) : w.hunyou ? t("win_hunyou", who) : t("winner_is", who);
+  parts.push(el("div", { class: "winline" }, line,
+    w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null,
+    w.last_tile ? el("span", { class: "tag" }, t("last_tile")) : null));
+  parts.push(winHand(w, wilds));
+  parts.push(arrangementEl(w.arrangement, wilds));
+  parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("value_n", w.value)}`));
+  parts.push(elementRows(w.elements));
+  parts.push(el("div", { class: "formula" },
+    el("div", { class: "muted small" }, `${t("value_how")} (${t(w.scoring === "add" ? "value_column_a" : "value_column_b")})`),
+    el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
+}
+
+function tianjinWin(s, parts) {
+  const w = s.win;
+  const wilds = s.wilds || [];
+  parts.push(el("div", { class: "winline" }, t("winner_is", seatLabel(w.seat, s.names)),
+    w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null, w.tianhu ? el("span", { class: "tag" }, t("tianhu")) : null));
+  parts.push(winHand(w, wilds));
+  parts.push(arrangementEl(w.arrangement, wilds));
+  parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("fan_n", w.fan)}`));
+  if (w.elements && w.elements.length) parts.push(elementRows(w.elements));
+  // 坐庄/拉庄: the stakes of this hand, which multiply its payments (R7)
+  const stakes = [];
+  if (s.sit) stakes.push(t("stake_sit", seatLabel(s.dealer, s.names)));
+  (s.pulls || []).forEach((n, x) => { if (n) stakes.push(t("stake_pull", seatLabel(x, s.names), 2 ** n)); });
+  if (stakes.length) parts.push(el("p", { class: "note" }, stakes.join(" · ")));
 }
 
 function showSettlement() {
   const s = settlement;
   if (!s) return;
   const names = s.names;
-  const parts = [el("h2", {}, `${t("settlement")} · ${t("hand_of", s.hand + 1)}`)];
-  if (s.family === "beijing") beijingSettlement(s, parts);
-  else if (s.win) {
-    const w = s.win;
-    const wilds = s.wilds || [];
-    parts.push(el("div", { class: "winline" }, t("winner_is", seatLabel(w.seat, names)),
-      w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null, w.tianhu ? el("span", { class: "tag" }, t("tianhu")) : null));
-    parts.push(winHand(w, wilds));
-    parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("fan_n", w.fan)}`));
-    parts.push(el("table", { class: "elements" },
-      el("tr", {}, el("th", {}, t("elements")), el("th", {}, "中文"), el("th", {}, "English"), el("th", {}, "")),
-      w.elements.map((e) => el("tr", {}, el("td", {}, e.code), el("td", {}, e.chinese), el("td", {}, e.english),
-        el("td", { class: "num" }, e.value)))));
+  const parts = [el("h2", { id: "modal-title" }, `${t("settlement")} · ${t("hand_of", s.hand + 1)}`)];
+  if (s.over) {
+    parts.push(el("button", { class: "close", type: "button", "data-testid": "close-standings", "aria-label": t("close"),
+      onclick: () => closeSettlement(false) }, el("span", { "aria-hidden": "true" }, "✕")));
+  }
+  if (s.win) {
+    if (s.family === "beijing") beijingWin(s, parts);
+    else tianjinWin(s, parts);
   } else {
     parts.push(el("div", { class: "winline" }, t("drawn_hand")));
+    if (s.upstairs_next) parts.push(el("p", { class: "note" }, t("settle_upstairs_next")));
   }
-  if (s.chan) parts.push(el("p", {}, `${t("chan")}: ${s.chan} ${tileName(s.chan)}`));
-  if (s.family !== "beijing" && s.payments.length) {
+  if (s.upstairs) parts.push(el("p", { class: "note" }, t("settle_upstairs")));
+  if (s.shaozhuang) parts.push(el("p", { class: "note" }, t("settle_shaozhuang", s.shaozhuang)));
+  if (s.chan) parts.push(el("p", {}, `${t("chan")}: ${tileName(s.chan)}`));
+  if (s.payments.length) {
     parts.push(el("h3", {}, t("payments")));
-    parts.push(el("table", { class: "payments" }, s.payments.map((p) => el("tr", {},
-      el("td", {}, seatLabel(p.payer, names)), el("td", { class: "muted" }, "→"), el("td", {}, seatLabel(p.payee, names)),
-      el("td", { class: "num" }, String(p.amount)), el("td", { class: "muted" }, t(REASON[p.reason] || p.reason))))));
+    parts.push(paymentsTable(s));
   }
+  parts.push(handsUp(s));
   parts.push(el("table", { class: "totals" },
-    el("tr", {}, el("th", {}, ""), el("th", {}, t("deltas")), el("th", {}, t("scores"))),
+    el("caption", { class: "sr-only" }, t("deltas")),
+    el("tr", {}, el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("deltas")), el("th", { scope: "col" }, t("scores"))),
     [0, 1, 2, 3].map((x) => el("tr", { class: x === me() ? "me" : "" }, el("td", {}, seatLabel(x, names)),
       el("td", { class: `num ${s.deltas[x] > 0 ? "pos" : s.deltas[x] < 0 ? "neg" : ""}` }, signed(s.deltas[x])),
       el("td", { class: "num" }, String(s.scores[x]))))));
@@ -626,11 +1010,7 @@ function showSettlement() {
     parts.push(el("h3", {}, t("match_over")));
     parts.push(el("ol", { class: "standings" }, s.standings.map((r) => el("li", { class: r.seat === me() ? "me" : "" },
       `${seatLabel(r.seat, names)} · ${r.score}`))));
-    const mid = state ? state.match_id : null;
-    parts.push(el("div", { class: "buttons" },
-      el("a", { class: "button", href: "/" }, t("back_lobby")),
-      mid ? el("a", { class: "button", href: `/replay/${mid}` }, t("replay_match")) : null,
-      mid ? el("a", { class: "button", href: `/api/matches/${mid}/record` }, t("download")) : null));
+    parts.push(finalLinks(true));
   } else {
     const countdown = el("span", { class: "muted", id: "autonext" });
     const deadline = Date.now() + (s.next_in || 0) * 1000;
@@ -640,11 +1020,33 @@ function showSettlement() {
     };
     tick();
     parts.push(el("div", { class: "buttons" },
-      el("button", { class: "primary", onclick: () => closeSettlement(true) }, t("next_hand")), countdown));
+      el("button", { class: "primary", type: "button", onclick: () => closeSettlement(true) }, t("next_hand")), countdown));
     settlementTick = tick;
   }
-  $("modal").replaceChildren(...parts);
+  $("modal").replaceChildren(...parts.filter(Boolean));
   $("overlay").hidden = false;
+  $("modal").focus({ preventScroll: true });
+}
+
+function finalLinks(inDialog) {
+  const mid = state ? state.match_id : null;
+  return el("div", { class: "buttons" },
+    inDialog ? null : el("button", { type: "button", onclick: () => { settlement = finalResult; showSettlement(); } }, t("show_standings")),
+    el("a", { class: "button", href: "/" }, t("back_lobby")),
+    mid ? el("a", { class: "button", href: `/replay/${mid}` }, t("replay_match")) : null,
+    mid ? el("a", { class: "button", href: `/api/matches/${mid}/record` }, t("download")) : null);
+}
+
+// After the final standings are closed, a bar keeps them (and the way out) one click away.
+function renderFinalBar() {
+  let bar = document.getElementById("finalbar");
+  if (!finalResult || !over() || !$("overlay").hidden) { if (bar) bar.remove(); return; }
+  if (!bar) {
+    bar = el("div", { id: "finalbar", class: "standings-bar", role: "region", "aria-label": t("match_over") });
+    $("table").prepend(bar);
+  }
+  const top = finalResult.standings[0];
+  bar.replaceChildren(el("strong", {}, `${t("match_over")}: ${seatLabel(top.seat, finalResult.names)} ${top.score}`), finalLinks(false));
 }
 
 let settlementTick = null;
@@ -655,6 +1057,9 @@ function closeSettlement(ready) {
   settlement = null;
   settlementTick = null;
   $("overlay").hidden = true;
+  if (state) renderFinalBar();
+  const first = document.querySelector("#myhand [data-testid=hand-tile][tabindex='0']");
+  if (first) first.focus({ preventScroll: true });
 }
 
 function showMissing() {
@@ -673,15 +1078,8 @@ setInterval(() => {
   if (settlementTick) settlementTick();
 }, 250);
 
-$("hints").checked = localStorage.getItem("tjmj.hints") === "1";
-$("hints").addEventListener("change", () => {
-  localStorage.setItem("tjmj.hints", $("hints").checked ? "1" : "0");
-  renderHints();
-  renderHand();
-  maybeAskHint();
-});
-
-langToggle($("lang"), () => { render(); renderLog(); if (settlement) showSettlement(); });
+initSettings();
+langToggle($("lang"), () => { localNames(state); localNames(settlement); localNames(finalResult); applySettings(); render(); renderLog(); if (settlement) showSettlement(); });
 applyI18n();
 render();
 
