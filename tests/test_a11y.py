@@ -23,13 +23,12 @@ import contextlib
 import re
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.ui_helpers import ARGS, CHROMIUM, SETTLEMENT, VIEWPORTS, Session, report, serve
+from tests.ui_helpers import SETTLEMENT, VIEWPORTS, Session, report, serve
 
 CLAIM_HAND = "111m23m456m789m99s5p"
 FAIL_IMPACTS = ("serious", "critical")
@@ -50,15 +49,6 @@ EXPECTED_HAND = (["1 of characters"] * 3 + [f"{n} of characters" for n in range(
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serve(tmp_path_factory.mktemp("a11y") / "a11y.sqlite3", hand=CLAIM_HAND, draws="9s") as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: ./test installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.test_e2e import _free_port, _start, _stop, _watch_console, browser  # noqa: F401  (browser: the fixture)
+from tests.test_e2e import _free_port, _start, _stop, _watch_console
 from tjmj.web.store import Store
 
 FAMILIES = ("tianjin", "beijing")
@@ -66,7 +66,7 @@ def _no_horizontal_panning(page: Page) -> None:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_a_whole_match_by_touch_on_a_phone(server: str, browser: Browser, family: str) -> None:  # noqa: F811
+def test_a_whole_match_by_touch_on_a_phone(server: str, browser: Browser, family: str) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True,
                               device_scale_factor=2)
     page = ctx.new_page()
@@ -118,7 +118,7 @@ def test_a_whole_match_by_touch_on_a_phone(server: str, browser: Browser, family
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_a_whole_match_by_keyboard_alone(server: str, browser: Browser, family: str) -> None:  # noqa: F811
+def test_a_whole_match_by_keyboard_alone(server: str, browser: Browser, family: str) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors = _watch_console(page)
     page.on("dialog", lambda d: d.accept())
@@ -160,7 +160,7 @@ def test_a_whole_match_by_keyboard_alone(server: str, browser: Browser, family: 
         page.close()
 
 
-def test_the_phone_table_shows_the_hand_wilds_and_turn_line_together(server: str, browser: Browser, tmp_path: Path) -> None:  # noqa: F811
+def test_the_phone_table_shows_the_hand_wilds_and_turn_line_together(server: str, browser: Browser, tmp_path: Path) -> None:
     """At 390×844, on the player's turn: the whole hand, the wilds and the turn line are on screen at
     once, none covered by another element (the first thing a phone player needs)."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)

@@ -45,9 +45,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
-from tests.ui_helpers import ARGS, CHROMIUM, SETTLEMENT, VIEWPORTS, Session, serve
+from tests.ui_helpers import SETTLEMENT, VIEWPORTS, Session, serve
 from tjmj.rules import FAMILIES, PRESETS
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "tjmj" / "web" / "static"
@@ -385,15 +385,6 @@ def foreign(texts: list[list[str]], lang: str, strings: dict[str, Entry], allowe
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serve(tmp_path_factory.mktemp("i18n") / "i18n.sqlite3") as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: ./test installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

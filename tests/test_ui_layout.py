@@ -30,14 +30,11 @@ person is dealt a winning hand: their turn first, then a click on 和 brings the
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from tests.ui_helpers import (
-    ARGS,
-    CHROMIUM,
     INTERACTIVE,
     SETTLEMENT,
     VIEWPORTS,
@@ -71,15 +68,6 @@ VP_IDS = [v.id for v in VIEWPORTS]
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serve(tmp_path_factory.mktemp("layout") / "layout.sqlite3") as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is needed: ./test installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -170,8 +170,26 @@ def _outlook_text(p: float, e: float, unit: str, unit_zh: str) -> tuple[str, str
     return f"~{_pct(p)} to win, {ex} {unit} expected", f"和牌约{_pct(p)}，期望{ez}{unit_zh}"
 
 
+class Summarised:
+    """An option with a one-line summary in English and Chinese (made by ``_summaries``), e.g.
+    ``ready: 5m 8m (6 live), ~41% to win, ~4.2 fan expected`` / ``听5m 8m（6张活牌），和牌约41%，期望约4.2番``."""
+
+    __slots__ = ()
+
+    def _summaries(self) -> tuple[str, str]:
+        raise NotImplementedError
+
+    @property
+    def summary(self) -> str:
+        return self._summaries()[0]
+
+    @property
+    def summary_zh(self) -> str:
+        return self._summaries()[1]
+
+
 @dataclass(frozen=True)
-class Option:
+class Option(Summarised):
     """One choice on the turn and what the 13-tile-equivalent hand left looks like."""
 
     action: str  # "discard", "ankong" (concealed kong; 金杠 if ``gold``) or "added_kong" (加杠)
@@ -246,17 +264,6 @@ class Option:
         primary = self.ev if self.ready else self.improving_count
         return (int(self.wild), -round(self.expected, 6), self.legal_shanten, self.shanten, -primary,
                 -self.winning_live, int(self.tile), _ACTION_ORDER[self.action])
-
-    @property
-    def summary(self) -> str:
-        """One line: what the option leaves and its prospects, e.g. ``ready: 5m 8m (6 live), ~41% to
-        win, ~4.2 fan expected``."""
-        return self._summaries()[0]
-
-    @property
-    def summary_zh(self) -> str:
-        """:attr:`summary` in Chinese, e.g. ``听5m 8m（6张活牌），和牌约41%，期望约4.2番``."""
-        return self._summaries()[1]
 
     def _summaries(self) -> tuple[str, str]:
         if self.wild:

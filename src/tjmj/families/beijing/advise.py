@@ -43,7 +43,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...advise import _chain, _outlook_text, _routes_chance, _tile_list, draws_left, estimate_wall_left, hazard_now
+from ...advise import (
+    Summarised,
+    _chain,
+    _outlook_text,
+    _routes_chance,
+    _tile_list,
+    draws_left,
+    estimate_wall_left,
+    hazard_now,
+)
 from ...meld import Meld, MeldType
 from ...tiles import NUM_KINDS, TILES, Tile
 from ...waits import _NEG, used_table
@@ -349,7 +358,7 @@ def ready_waits(h: BeijingHand, seen: Sequence[int] = ()) -> tuple[Wait, ...]:
 
 
 @dataclass(frozen=True)
-class Option:
+class Option(Summarised):
     """One choice on the turn and what the 13-tile-equivalent hand left looks like."""
 
     action: str  # "discard", "ankong" (concealed kong), "added_kong" (加杠) or "hunyou" (混儿悠, B3)
@@ -416,17 +425,6 @@ class Option:
         primary = self.ev if self.ready else self.improving_count
         return (-round(self.expected, 6), self.legal_shanten, self.shanten, -primary, -self.winning_live,
                 int(self.tile), _ACTION_ORDER[self.action])
-
-    @property
-    def summary(self) -> str:
-        """One line: what the option leaves and its prospects, e.g. ``ready: 6s 2z (7 live), ~71% to
-        win, ~34 points expected``."""
-        return self._summaries()[0]
-
-    @property
-    def summary_zh(self) -> str:
-        """:attr:`summary` in Chinese."""
-        return self._summaries()[1]
 
     def _summaries(self) -> tuple[str, str]:
         en, zh = _outlook_text(self.win_chance, self.expected, "points", "分")
