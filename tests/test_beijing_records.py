@@ -339,15 +339,17 @@ def test_schemas_by_family() -> None:
     assert FAMILY_EVENT_FIELDS["tianjin"] is EVENT_FIELDS and FAMILY_EVENT_FIELDS["beijing"] is BEIJING_EVENT_FIELDS
     assert set(BEIJING_EVENT_FIELDS) - set(EVENT_FIELDS) == {"chi", "shaozhuang"}
     assert set(EVENT_FIELDS) - set(BEIJING_EVENT_FIELDS) == {"chan"}
-    assert FAMILY_PAYMENT_REASONS == {"tianjin": ("win", "kong", "chan", "penalty"), "beijing": ("win", "shaozhuang")}
+    assert FAMILY_PAYMENT_REASONS == {"tianjin": ("win", "kong", "chan", "penalty"), "beijing": ("win", "shaozhuang"),
+                                      "mcr": ("win",)}
     # Tianjin's own fields are not asked of a Beijing record
     assert not {"sit", "pulls"} & set(BEIJING_EVENT_FIELDS["start_kyoku"])
     assert "gold" not in BEIJING_EVENT_FIELDS["ankan"]
     assert not {"fan", "tianhu"} & set(BEIJING_EVENT_FIELDS["hora"])
     assert record_family({"type": "start_game", "rules": {"preset": "classic"}}) == "tianjin"  # before families
     assert record_family({"type": "start_game", "rules": {"family": "beijing"}}) == "beijing"
-    with pytest.raises(RecordError, match='rule family "mcr"; record families are tianjin, beijing'):
-        record_family({"type": "start_game", "rules": {"family": "mcr"}})
+    assert record_family({"type": "start_game", "rules": {"family": "mcr"}}) == "mcr"
+    with pytest.raises(RecordError, match='rule family "riichi"; record families are tianjin, beijing, mcr'):
+        record_family({"type": "start_game", "rules": {"family": "riichi"}})
     with pytest.raises(RecordError, match=r'rule family \["beijing"\]'):
         record_family({"type": "start_game", "rules": {"family": ["beijing"]}})
 

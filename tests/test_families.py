@@ -23,7 +23,7 @@ OLD = Path(__file__).with_name("data") / "tianjin_before_families.jsonl"
 
 
 def test_the_registry_finds_families_by_name_and_preset():
-    assert [f.name for f in families.all_families()] == ["tianjin", "beijing"]
+    assert [f.name for f in families.all_families()] == ["tianjin", "beijing", "mcr"]
     tj = families.get("tianjin")
     assert tj.chinese == "天津麻将" and tj.section == "R" and tj.presets == ["classic", "yiyou"]
     assert families.find_family("beijing_a").name == "beijing" and families.get("beijing").presets == [

@@ -23,6 +23,7 @@ CASES = {
     "beijing-cap-reserve5": Rules.preset("beijing", cap=64, reserve_stacks=5, max_claims=2),
     "beijing_a-no-liability": Rules.preset("beijing_a", mutual_liability=0, shaozhuang_follow_wind=False),
     "beijing-no-hunyou-upstairs": Rules.preset("beijing", hunyou=False, upstairs=False, claimed_self_draw_only=False),
+    "mcr-no-flowers-min-fan-4": Rules.preset("mcr", flowers=False, min_fan=4, base=2),
 }
 IDS = sorted(CASES)
 
@@ -59,7 +60,8 @@ def usefulness(m: Match, tile: Tile | None) -> int:
 
 
 def tile_count(m: Match) -> Counter[int]:
-    """Every tile in play: hands, melds, discards not claimed, the wall, a Tianjin indicator."""
+    """Every tile in play: hands, melds, discards not claimed, the wall, a Tianjin indicator, MCR's
+    flowers laid aside (kinds 34..41, M1)."""
     c: Counter[int] = Counter()
     claimed: Counter[int] = Counter()
     start = max(i for i, e in enumerate(m.events) if e["type"] == "start_kyoku")
@@ -72,8 +74,10 @@ def tile_count(m: Match) -> Counter[int]:
             c.update(int(t) for t in md.tiles)
         c.update(int(t) for t in st.discards)
     c.subtract(claimed)
+    for st in m.seats:
+        c.update(int(f) for f in getattr(st, "flower_tiles", ()))
     w = m.wall
-    c.update(int(w.tiles[i]) for i in range(136) if not w.taken[i])
+    c.update(int(w.tiles[i]) for i in range(len(w.tiles)) if not w.taken[i])
     if m.family == "tianjin":
         c[int(w.indicator)] += 1  # face up, out of the wall (R3)
     return c
@@ -89,6 +93,9 @@ def play(rules: Rules, seed: int, hands: int = 4) -> tuple[Match, list[str]]:
             if any(c[k] != 4 for k in range(34)):
                 problems.append(f"tiles not conserved at event {len(m.events)}: "
                                 f"{ {TILE_TEXT[k]: c[k] for k in range(34) if c[k] != 4} }")
+            flowers = 1 if getattr(rules, "flowers", False) else 0
+            if any(c[k] != flowers for k in range(34, 42)) or any(t >= 34 for st in m.seats for t in st.hand):
+                problems.append(f"flowers not conserved (or one in a hand) at event {len(m.events)}")
         m.apply(m.to_act, choose(m, rng))
     return m, problems
 
@@ -110,6 +117,8 @@ def test_tiles_payments_and_records(name):
     assert kinds["hora"] >= 3, kinds  # the policy wins hands: the checks saw wins, not only draws
     if rules.family == "beijing":
         assert kinds["chi"] + kinds["pon"] > 0 and kinds["tsumo"] > 0
+    if rules.family == "mcr":  # flowers laid aside (M1), claims of every kind (M2)
+        assert (kinds["flower"] > 0) is rules.flowers and kinds["chi"] > 0 and kinds["pon"] > 0, kinds
 
 
 def snapshot(m: Match) -> tuple:

@@ -342,7 +342,7 @@ def test_read_checks_the_family_of_start_game(tmp_path: Path) -> None:
     path = tmp_path / "family.jsonl"
     path.write_text("".join(json.dumps(ev) + "\n" for ev in bad), encoding="utf-8")
     with pytest.raises(RecordError, match='^line 1: start_game names the rule family "riichi"; record families are '
-                                          "tianjin, beijing$"):
+                                          "tianjin, beijing, mcr$"):
         list(read_records(path))
 
 

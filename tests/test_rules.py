@@ -59,7 +59,7 @@ def test_every_option_is_described(family):
     names = {f.name for f in dataclasses.fields(cls)} - {"name"}
     assert names == set(cls.describe())
     for _allowed, section, meaning in cls.describe().values():
-        assert section[0] == {"tianjin": "R", "beijing": "B"}[family] and meaning
+        assert section[0] == {"tianjin": "R", "beijing": "B", "mcr": "M"}[family] and meaning
 
 
 def test_beijing_presets_follow_the_two_versions_of_seed_004():

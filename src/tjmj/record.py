@@ -31,13 +31,14 @@ from typing import IO, Any, BinaryIO
 import orjson
 
 from .game import Action, IllegalAction, Match
-from .rules import FAMILIES, PRESETS, BeijingRules, Rules, RulesError, TianjinRules
+from .rules import FAMILIES, PRESETS, BeijingRules, McrRules, Rules, RulesError, TianjinRules
 from .score import score
-from .tiles import Tile, TileError, format_tiles, parse_tiles
+from .tiles import Flower, Tile, TileError, format_tiles, parse_tiles
 from .wall import Dice
 
 __all__ = [
     "BEIJING_EVENT_FIELDS",
+    "MCR_EVENT_FIELDS",
     "DEFAULT_FAMILY",
     "EVENT_FIELDS",
     "FAMILY_EVENT_FIELDS",
@@ -119,12 +120,40 @@ BEIJING_EVENT_FIELDS: dict[str, dict[str, str]] = {
     "end_kyoku": EVENT_FIELDS["end_kyoku"],
     "end_game": EVENT_FIELDS["end_game"],
 }
+# MCR's (docs/rules/MCR.md): no wild; the prevalent wind (M1); flowers laid aside (M1); chi (M2);
+# a win with its fans (M3), the table's part of it and the claims of its melds
+MCR_EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "start_game": EVENT_FIELDS["start_game"],
+    "start_kyoku": {
+        "hand": _INT, "round": _INT, "dealer": _INT, "dice": _OBJ, "wall_break": _OBJ, "prevalent_wind": _INT,
+        "scores": _LIST, "tehais": _LIST,
+    },
+    "tsumo": EVENT_FIELDS["tsumo"],
+    "flower": {"actor": _INT, "pai": _STR},
+    "dahai": EVENT_FIELDS["dahai"],
+    "chi": BEIJING_EVENT_FIELDS["chi"],
+    "pon": EVENT_FIELDS["pon"],
+    "daiminkan": EVENT_FIELDS["daiminkan"],
+    "ankan": BEIJING_EVENT_FIELDS["ankan"],
+    "kakan": EVENT_FIELDS["kakan"],
+    "hora": {
+        "actor": _INT, "target": _INT, "pai": _STR, "hand": _LIST, "melds": _LIST, "claims": _LIST, "fan": _INT,
+        "flowers": _INT, "total": _INT, "fans": _LIST, "elements": _LIST, "name": _STR, "self_drawn": _BOOL,
+        "rob_kong": _BOOL, "about_kong": _BOOL, "wall_last": _BOOL, "fourth_tile": _BOOL, "seat_wind": _INT,
+        "prevalent_wind": _INT,
+    },
+    "ryukyoku": EVENT_FIELDS["ryukyoku"],
+    "end_kyoku": EVENT_FIELDS["end_kyoku"],
+    "end_game": EVENT_FIELDS["end_game"],
+}
 # family name (``Rules.family``) -> event type -> required field -> JSON type
-FAMILY_EVENT_FIELDS: dict[str, dict[str, dict[str, str]]] = {"tianjin": EVENT_FIELDS, "beijing": BEIJING_EVENT_FIELDS}
+FAMILY_EVENT_FIELDS: dict[str, dict[str, dict[str, str]]] = {
+    "tianjin": EVENT_FIELDS, "beijing": BEIJING_EVENT_FIELDS, "mcr": MCR_EVENT_FIELDS}
 PAYMENT_REASONS = ("win", "kong", "chan", "penalty")  # R8: the kinds a Tianjin settlement lists
-# family -> the payment reasons its settlement lists (R8; B6: the win and 烧庄)
-FAMILY_PAYMENT_REASONS: dict[str, tuple[str, ...]] = {"tianjin": PAYMENT_REASONS, "beijing": ("win", "shaozhuang")}
-_SETTLEMENT_SECTION = {"tianjin": "R8", "beijing": "B6"}
+# family -> the payment reasons its settlement lists (R8; B6: the win and 烧庄; M4: the win)
+FAMILY_PAYMENT_REASONS: dict[str, tuple[str, ...]] = {
+    "tianjin": PAYMENT_REASONS, "beijing": ("win", "shaozhuang"), "mcr": ("win",)}
+_SETTLEMENT_SECTION = {"tianjin": "R8", "beijing": "B6", "mcr": "M4"}
 DEFAULT_FAMILY = "tianjin"  # a start_game whose rules name no family: a record made before families existed
 _PYTYPE: dict[str, type | tuple[type, ...]] = {
     _INT: int, _STR: str, _BOOL: bool, _LIST: list, _OBJ: dict, _STR_OR_NULL: (str, type(None)),
@@ -427,7 +456,7 @@ def _brief(ev: dict[str, Any] | None) -> str:
         return "nothing"
     t = ev.get("type")
     who = _seat(ev.get("actor"))
-    if t in ("tsumo", "dahai", "chan"):
+    if t in ("tsumo", "dahai", "chan", "flower"):
         extra = " (replacement)" if ev.get("replacement") else ""
         return f"{t} by {who}: {ev.get('pai')}{extra}"
     if t in ("pon", "daiminkan", "chi"):
@@ -557,11 +586,20 @@ def check_hora(hora: dict[str, Any], indicator: str | None, rules: Rules, *, dea
     or situational, not shapes); the win must be legal with the recorded ``value``, ``elements`` and
     ``name``.  ``indicator_visible``: the face-up 混坯 is still in the wall (no replacement draw yet
     this hand, B2), so it counts as one of the four copies of its kind.
+
+    MCR (M3): :func:`tjmj.families.mcr.score.score_mcr` of the hand, the winning tile, the melds with
+    their ``claims`` (the claimed tile and whom from), and the situation the event records
+    (``self_drawn``, ``fourth_tile``, ``about_kong``, ``wall_last``, the winds, ``flowers``); the
+    win must reach ``min_fan`` with the recorded ``fan``, ``fans``, ``elements`` and ``name``, and
+    ``total`` must be ``fan`` + ``flowers``; ``indicator`` is not used (MCR has none) and ``dealer``,
+    when given, must make ``seat_wind``.
     """
     if isinstance(rules, BeijingRules):
         return _check_beijing_hora(hora, indicator, rules, dealer, indicator_visible)
+    if isinstance(rules, McrRules):
+        return _check_mcr_hora(hora, rules, dealer)
     if not isinstance(rules, TianjinRules):
-        raise TypeError(f"check_hora re-scores Tianjin and Beijing wins; these rules are {rules.family}'s")
+        raise TypeError(f"check_hora re-scores Tianjin, Beijing and MCR wins; these rules are {rules.family}'s")
     if indicator is None:
         return "the winning hand cannot be scored: the hand has no indicator (R2)"
     try:
@@ -614,6 +652,49 @@ def _check_beijing_hora(hora: dict[str, Any], indicator: str | None, rules: Beij
         problems.append(f"elements {r.codes}, recorded {recorded}")
     if r.name != hora.get("name"):
         problems.append(f"name {r.name}, recorded {hora.get('name')}")
+    return "re-scoring the win gives " + "; ".join(problems) if problems else None
+
+
+def _check_mcr_hora(hora: dict[str, Any], rules: McrRules, dealer: int | None) -> str | None:
+    from .families.mcr.game import fan_list  # lazily: other families' records never load MCR's calculator
+    from .families.mcr.score import McrMeld, McrSituation, score_mcr
+    from .meld import melds_of
+
+    try:
+        actor, target, self_drawn = hora["actor"], hora["target"], hora["self_drawn"]
+        if (target == actor) != bool(self_drawn):
+            return (f"the win is {'self-drawn' if self_drawn else 'not self-drawn'} but its target is "
+                    f"{'the winner' if target == actor else _seat(target)} (M2: target is the discarder or the "
+                    "robbed kong's declarer, the winner itself for a self-draw)")
+        if dealer is not None and hora["seat_wind"] != (actor - dealer) % 4:
+            return f"seat wind {hora['seat_wind']} is not the winner's: {(actor - dealer) % 4} with dealer {dealer} (M1)"
+        melds = melds_of(list(hora["melds"]))
+        claims = hora["claims"]
+        if len(claims) != len(melds):
+            return f"{len(claims)} claims for {len(melds)} melds"
+        mcr_melds = [McrMeld(type=m.type.value, tile=m.tile,
+                             claimed=Tile.parse(c["claimed"]) if c["claimed"] is not None else None,
+                             offer=c["offer"]) for m, c in zip(melds, claims, strict=True)]
+        sit = McrSituation(self_drawn=bool(self_drawn), fourth_tile=hora["fourth_tile"],
+                           about_kong=hora["about_kong"], wall_last=hora["wall_last"], seat_wind=hora["seat_wind"],
+                           prevalent_wind=hora["prevalent_wind"], flowers=hora["flowers"])
+        r = score_mcr(parse_tiles("".join(hora["hand"])), Tile.parse(hora["pai"]), mcr_melds, sit,
+                      min_fan=rules.min_fan)
+    except (TileError, KeyError, TypeError, ValueError) as e:
+        return f"the winning hand cannot be scored: {e}"
+    problems = []
+    if not r.win:
+        problems.append(f"it is not a win of {rules.min_fan} fan (M2): {r.fan} fan")
+    if r.fan != hora.get("fan"):
+        problems.append(f"fan {r.fan}, recorded {hora.get('fan')}")
+    if fan_list(r) != hora.get("fans"):
+        problems.append(f"fans {fan_list(r)}, recorded {hora.get('fans')}")
+    if [f.code for f in r.fans] != hora.get("elements"):
+        problems.append(f"elements {[f.code for f in r.fans]}, recorded {hora.get('elements')}")
+    if r.names != hora.get("name"):
+        problems.append(f"name {r.names}, recorded {hora.get('name')}")
+    if hora.get("total") != r.total or r.total != r.fan + hora["flowers"]:
+        problems.append(f"total {r.total} (fan {r.fan} + flowers {hora['flowers']}), recorded {hora.get('total')} (M3)")
     return "re-scoring the win gives " + "; ".join(problems) if problems else None
 
 
@@ -783,7 +864,7 @@ def _scripted_walls(events: Sequence[dict[str, Any]]) -> list[tuple[list[int], D
     for ev in events:
         if ev.get("type") == "start_kyoku":
             wall = ev.get("wall")
-            walls.append((list(parse_tiles("".join(wall))), Dice.from_dict(ev["dice"])) if wall else None)
+            walls.append((list(parse_tiles("".join(wall), flowers=True)), Dice.from_dict(ev["dice"])) if wall else None)
     return walls if any(walls) else None  # type: ignore[return-value]
 
 
@@ -856,7 +937,7 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
                 replaced = replaced or bool(got.get("replacement"))
             elif t == "hora":
                 assert kyoku is not None
-                problem = check_hora(got, kyoku["dora_marker"], rules, dealer=kyoku["dealer"],
+                problem = check_hora(got, kyoku.get("dora_marker"), rules, dealer=kyoku["dealer"],
                                      indicator_visible=not replaced)
                 if problem is None and family == "beijing":
                     problem = _flat_hand_problem(got, rec[kyoku_at:i], kyoku["dealer"])
@@ -903,9 +984,13 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
 # ---- the move list ------------------------------------------------------------------------
 
 
+def _tile_or_flower(text: str) -> Tile:
+    return Flower.parse(text) if isinstance(text, str) and text.endswith("f") else Tile.parse(text)
+
+
 def _tiles(names: Iterable[str]) -> str:
     try:
-        return format_tiles([Tile.parse(t) for t in names], sort=True)
+        return format_tiles([_tile_or_flower(t) for t in names], sort=True)
     except (TileError, TypeError):
         return " ".join(map(str, names))
 
@@ -976,7 +1061,11 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
                 line += f"; {SEAT_WINDS[(d + 2) % 4]} rolled {'+'.join(map(str, dice['indicator']))} for the indicator"
             out.append(line)
             wilds = " ".join(ev.get("wilds", []))
-            if family == "beijing":
+            if family == "mcr":
+                pw = ev.get("prevalent_wind")
+                wild_text = (f"prevalent wind (圈风) {SEAT_WINDS[pw]} {_SEAT_CN[pw]}" if isinstance(pw, int) and 0 <= pw < 4
+                             else "prevalent wind ?")
+            elif family == "beijing":
                 marker = ev.get("dora_marker")
                 wild_text = (f"混坯 (indicator) {marker}, wild (混儿) {wilds}" if marker is not None
                              else "no wilds (混儿)")
@@ -987,6 +1076,8 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
                 out.append(f"    {SEAT_WINDS[s]} dealt {_tiles(hand)}")
         elif t == "tsumo":
             src = "from the tail (补牌)" if ev.get("replacement") else ""
+            if src and i > 0 and events[i - 1].get("type") == "flower":
+                src = "from the tail for the flower (补花)"
             text = f"{tag} {who} draws {ev.get('pai')}" + (f" {src}" if src else "")
             nx = events[i + 1] if i + 1 < len(events) else None
             if nx is not None and nx.get("type") == "dahai" and nx.get("actor") == ev.get("actor"):
@@ -995,6 +1086,8 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
             out.append(text)
         elif t == "dahai":
             out.append(f"{tag} {who} {_discard_text(ev, family)}")
+        elif t == "flower":
+            out.append(f"{tag} {who} lays aside the flower {ev.get('pai')} and draws its replacement (补花, M1)")
         elif t == "chi":
             seq = _tiles([str(ev.get("pai")), *ev.get("consumed", [])])
             out.append(f"{tag} {who} chis {ev.get('pai')} from {_seat(ev.get('target'))} (吃): {seq}")
@@ -1016,7 +1109,13 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
             out.append(f"{tag} 烧庄{again}: the dealer {who}'s first discard {ev.get('pai')} was followed by each "
                        "other seat; the dealer pays each other seat at the end of the hand unless it is drawn (B6)")
         elif t == "hora":
-            if family == "beijing" or "value" in ev:
+            if family == "mcr":
+                fans = ", ".join(f"{f.get('name')} {f.get('fan')}" + (f"×{f.get('count')}" if f.get("count", 1) != 1 else "")
+                                 for f in ev.get("fans", []) if isinstance(f, dict))
+                flowers = f" + {ev.get('flowers')} flowers" if ev.get("flowers") else ""
+                out.append(f"{tag} {who} WINS on {ev.get('pai')} ({_mcr_how(ev)}): {ev.get('fan')} fan{flowers} "
+                           f"= {ev.get('total')} [{fans}]")
+            elif family == "beijing" or "value" in ev:
                 out.append(f"{tag} {who} WINS on {ev.get('pai')} ({_beijing_how(ev, dealer)}): {ev.get('name')}, "
                            f"value {ev.get('value')} [{' '.join(ev.get('elements', []))}]")
             else:
@@ -1053,6 +1152,24 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
             out.append(f"{tag} {_json_text(ev, 200)}")
         i += 1
     return out
+
+
+def _mcr_how(ev: dict[str, Any]) -> str:
+    """How an MCR win came (M2, M3): on whose discard, 抢杠和, 自摸, and the table's part of it."""
+    target = _seat(ev.get("target"))
+    if ev.get("rob_kong"):
+        how = [f"robbing {target}'s added kong (抢杠和)"]
+    elif not ev.get("self_drawn"):
+        how = [f"on {target}'s discard"]
+    else:
+        how = ["self-drawn (自摸)"]
+    if ev.get("about_kong") and not ev.get("rob_kong"):
+        how.append("on a kong replacement (杠上开花)")
+    if ev.get("wall_last"):
+        how.append("the last tile (妙手回春)" if ev.get("self_drawn") else "the last discard (海底捞月)")
+    if ev.get("fourth_tile"):
+        how.append("the last copy (和绝张)")
+    return ", ".join(how)
 
 
 def _beijing_how(ev: dict[str, Any], dealer: int) -> str:

@@ -3,7 +3,7 @@
 Each rule family (Tianjin R2–R9, Beijing B1–B7, see :mod:`tjmj.families`) has its own frozen
 dataclass of options, a subclass of :class:`Rules`; a preset is one of its instances.  A preset's
 name finds its family: ``Rules.preset("yiyou")`` is Tianjin's, ``Rules.preset("beijing")``
-Beijing's (python-chess finds a variant by name the same way).
+Beijing's, ``Rules.preset("mcr")`` MCR's (python-chess finds a variant by name the same way).
 
 >>> Rules.preset("yiyou").suben
 True
@@ -22,7 +22,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 __all__ = ["Rules", "RulesError", "PRESETS", "FAMILIES", "CLASSIC", "YIYOU", "BEIJING", "BEIJING_A",
-           "TianjinRules", "BeijingRules", "register_presets", "family_of_preset"]
+           "TianjinRules", "BeijingRules", "McrRules", "MCR", "register_presets", "family_of_preset"]
 
 
 class RulesError(ValueError):
@@ -164,6 +164,7 @@ def _check(choices: Choices, key: str, value: Any) -> None:
 
 # The families' rule types, registered on import (after the base above exists).
 from .families.beijing import rules as _beijing  # noqa: E402
+from .families.mcr import rules as _mcr  # noqa: E402
 from .families.tianjin import rules as _tianjin  # noqa: E402
 
 TianjinRules = _tianjin.TianjinRules
@@ -172,5 +173,8 @@ CLASSIC: _tianjin.TianjinRules = _tianjin.CLASSIC
 YIYOU: _tianjin.TianjinRules = _tianjin.YIYOU
 BEIJING: _beijing.BeijingRules = _beijing.BEIJING
 BEIJING_A: _beijing.BeijingRules = _beijing.BEIJING_A
+McrRules = _mcr.McrRules
+MCR: _mcr.McrRules = _mcr.MCR
 register_presets(TianjinRules, CLASSIC, YIYOU)
 register_presets(BeijingRules, BEIJING, BEIJING_A)
+register_presets(McrRules, MCR)

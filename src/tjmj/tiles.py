@@ -7,6 +7,11 @@ A tile kind is an int 0..33 in the order m (万), p (饼/筒), s (条), z (字);
   ``5z`` 中, ``6z`` 发, ``7z`` 白 (the wild successor order, R2).
 * Chinese names: 一万 … 九万, 一饼/一筒 …, 一条/一索 …, 东 南 西 北 中 发 白 (and common variants).
 
+Flowers (MCR M1: 春夏秋冬 梅兰竹菊, written ``1f``–``8f``) are not among the 34 kinds: a
+:class:`Flower` is a ``Tile`` subclass valued 34..41 that only the MCR wall and engine hold (it is
+laid aside at once, so it never enters a 34-entry count array), and only ``parse_tiles(...,
+flowers=True)``, :meth:`Flower.parse` and :func:`format_tiles` read or write its text.
+
 Parse errors name the offending character and its position; nothing is guessed.
 """
 
@@ -25,12 +30,18 @@ __all__ = [
     "wild_kinds",
     "successor",
     "NUM_KINDS",
+    "NUM_FLOWERS",
+    "Flower",
+    "FLOWERS",
+    "FLOWER_TEXT",
+    "is_flower",
     "TILES",
     "TILE_TEXT",
     "SUITS",
 ]
 
 NUM_KINDS = 34
+NUM_FLOWERS = 8  # MCR M1: 1f–8f, kinds 34..41 (outside the 34 kinds of every count array)
 SUITS = "mpsz"
 _SUIT_CHINESE = ("万", "饼", "条")
 _NUMERALS = "一二三四五六七八九"
@@ -84,6 +95,11 @@ class Tile(int):
         return self >= 27
 
     @property
+    def is_flower(self) -> bool:
+        """A flower (MCR M1), never one of the 34 kinds."""
+        return False
+
+    @property
     def chinese(self) -> str:
         if self >= 27:
             return _HONOR_CHINESE[self - 27]
@@ -105,6 +121,80 @@ class Tile(int):
 _TILES: list[Tile] = [int.__new__(Tile, k) for k in range(NUM_KINDS)]
 TILES: tuple[Tile, ...] = tuple(_TILES)  # TILES[k] is Tile(k) without the argument check
 TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{SUITS[k // 9]}" for k in range(NUM_KINDS))
+
+_FLOWER_CHINESE = ("春", "夏", "秋", "冬", "梅", "兰", "竹", "菊")
+_FLOWER_ENGLISH = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
+
+
+class Flower(Tile):
+    """One of the eight flowers of MCR (M1), ``1f``–``8f`` = 春夏秋冬梅兰竹菊, valued 34..41.
+
+    A ``Tile`` subclass so that a wall may hold it, but outside the 34 kinds: ``TILE_TEXT`` and the
+    count arrays do not know it (indexing them with one fails loudly); the MCR engine lays a flower
+    aside as soon as it is dealt or drawn.
+
+    >>> Flower.parse("3f"), Flower.parse("3f").chinese
+    (Flower.parse('3f'), '秋')
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: int) -> Flower:
+        if not isinstance(kind, int) or isinstance(kind, bool) or not NUM_KINDS <= kind < NUM_KINDS + NUM_FLOWERS:
+            raise TileError(f"a flower is an int {NUM_KINDS}..{NUM_KINDS + NUM_FLOWERS - 1}, got {kind!r}")
+        return FLOWERS[kind - NUM_KINDS]
+
+    @classmethod
+    def parse(cls, text: str) -> Flower:  # type: ignore[override]
+        """``"1f"``…``"8f"`` or the Chinese name (``"梅"``)."""
+        t = text.strip() if isinstance(text, str) else text
+        if t in _FLOWER_BY_TEXT:
+            return _FLOWER_BY_TEXT[t]
+        raise TileError(f"expected one flower (1f-8f, 春夏秋冬梅兰竹菊), got {text!r}")
+
+    @property
+    def suit(self) -> str:
+        return "f"
+
+    @property
+    def suit_index(self) -> int:
+        return 4
+
+    @property
+    def number(self) -> int:
+        return self - NUM_KINDS + 1
+
+    @property
+    def is_honor(self) -> bool:
+        return False
+
+    @property
+    def is_flower(self) -> bool:
+        return True
+
+    @property
+    def chinese(self) -> str:
+        return _FLOWER_CHINESE[self - NUM_KINDS]
+
+    @property
+    def english(self) -> str:
+        return _FLOWER_ENGLISH[self - NUM_KINDS]
+
+    def __str__(self) -> str:
+        return FLOWER_TEXT[self - NUM_KINDS]
+
+    def __repr__(self) -> str:
+        return f"Flower.parse({str(self)!r})"
+
+
+FLOWERS: tuple[Flower, ...] = tuple(int.__new__(Flower, NUM_KINDS + i) for i in range(NUM_FLOWERS))
+FLOWER_TEXT: tuple[str, ...] = tuple(f"{i + 1}f" for i in range(NUM_FLOWERS))
+_FLOWER_BY_TEXT = {FLOWER_TEXT[i]: f for i, f in enumerate(FLOWERS)} | dict(zip(_FLOWER_CHINESE, FLOWERS, strict=True))
+
+
+def is_flower(t: int) -> bool:
+    """Whether ``t`` (a tile or a flower, as a wall holds them) is a flower (MCR M1)."""
+    return t >= NUM_KINDS
 
 # Chinese names: each maps to (suit index or None for honours, value)
 _CN_NUMBER = {c: i for i, c in enumerate(_NUMERALS)} | {"伍": 4, "幺": 0}
@@ -128,11 +218,16 @@ _DIGIT_TILE = {
 }
 
 
-def parse_tiles(text: str) -> list[Tile]:
+def parse_tiles(text: str, *, flowers: bool = False) -> list[Tile]:
     """Parse MPSZ and/or Chinese tile names into a list of tiles, in text order.
+
+    ``flowers``: also read flowers, ``1f``–``8f`` (MCR M1, :class:`Flower`); without it an ``f`` is
+    an invalid character, as in every hand.
 
     >>> [str(t) for t in parse_tiles("12m 5z 一万")]
     ['1m', '2m', '5z', '1m']
+    >>> [str(t) for t in parse_tiles("1m2f", flowers=True)]
+    ['1m', '2f']
     """
     if not isinstance(text, str):
         raise TileError(f"tile text must be a string, got {type(text).__name__}")
@@ -160,6 +255,16 @@ def parse_tiles(text: str) -> list[Tile]:
                 if ch == "z" and d > 7:
                     raise TileError(f"invalid honour '{d}z' at position {pos} in {text!r} (honours are 1z-7z)")
                 out.append(_TILES[base + d - 1])
+            digits.clear()
+            i += 1
+            continue
+        if ch == "f" and flowers:
+            if not digits:
+                raise TileError(f"flower letter 'f' at position {i} in {text!r} has no digits before it")
+            for d, pos in digits:
+                if d > NUM_FLOWERS:
+                    raise TileError(f"invalid flower '{d}f' at position {pos} in {text!r} (flowers are 1f-8f)")
+                out.append(FLOWERS[d - 1])
             digits.clear()
             i += 1
             continue
@@ -198,15 +303,15 @@ def parse_tiles(text: str) -> list[Tile]:
 
 
 def format_tiles(tiles: Iterable[int], *, sort: bool = False) -> str:
-    """Compact MPSZ text: consecutive tiles of one suit share the suit letter."""
+    """Compact MPSZ text: consecutive tiles of one suit share the suit letter (flowers: ``f``, MCR M1)."""
     seq = sorted(tiles) if sort else list(tiles)
     parts: list[str] = []
     run_suit = None
     for t in seq:
-        suit = SUITS[t // 9]
+        suit = SUITS[t // 9] if t < NUM_KINDS else "f"
         if suit != run_suit and run_suit is not None:
             parts.append(run_suit)
-        parts.append(str(t % 9 + 1))
+        parts.append(str(t % 9 + 1 if t < NUM_KINDS else t - NUM_KINDS + 1))
         run_suit = suit
     if run_suit is not None:
         parts.append(run_suit)

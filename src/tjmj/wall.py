@@ -9,6 +9,10 @@ stacks: ``stack 0`` is drawn first (the head), ``stack 67`` is the tail end (牌
 replacement draws (补牌) take from the tail: top of the last stack, then its bottom, then the
 stack before it, never the face-up indicator.
 
+MCR (M1) builds the same wall with its eight flowers (``flowers=True``): 144 tiles, 18 stacks a
+side, 72 in the ring (``stacks_per_wall`` 18; the ring, the break and the deal are counted as above
+with 18 for 17), and no indicator (``wild_method="none"``).
+
 >>> import random
 >>> w = Wall.build(random.Random(1), dealer=0)
 >>> len(w.hands[0]), len(w.hands[1]), w.live_count > 0
@@ -21,7 +25,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tiles import TILES, Tile
+from .tiles import FLOWERS, TILES, Tile
 
 __all__ = ["Wall", "Dice", "STACKS", "SEATS"]
 
@@ -71,14 +75,14 @@ def _roll(rng: random.Random) -> tuple[int, int]:
 class Wall:
     """The wall of one hand after the break: tiles in draw order, what is taken, the indicator."""
 
-    tiles: list[Tile]  # 136, index 2j = top of stack j, 2j+1 = bottom (stack 0 = head)
+    tiles: list[Tile]  # 136 (MCR: 144 with flowers), index 2j = top of stack j, 2j+1 = bottom (stack 0 = head)
     dice: Dice
     dealer: int
     break_seat: int  # whose wall was broken
     break_stack: int  # ring stack where drawing starts
     indicator_index: int  # position of the face-up indicator in ``tiles``
     wild_method: str  # "dice" 打混儿, "flip" 翻混儿 (Tianjin R3), "tail" (Beijing's 混坯, B2: not taken out)
-    taken: list[bool] = field(default_factory=lambda: [False] * 136)
+    taken: list[bool] = field(default_factory=lambda: [False] * 136)  # per tile: len(tiles) entries
     hands: list[list[Tile]] = field(default_factory=list)  # the dealt tiles, dealer first has 14
     head: int = 0  # lowest index that may still be free
     tail_order: list[int] = field(default_factory=list)
@@ -88,15 +92,23 @@ class Wall:
 
     @classmethod
     def build(cls, rng: random.Random, dealer: int, wild_method: str = "dice", tiles: list[int] | None = None,
-              dice: Dice | None = None) -> Wall:
-        """Shuffle (unless ``tiles`` is given, ring order), roll, break, deal and turn the indicator."""
+              dice: Dice | None = None, *, flowers: bool = False) -> Wall:
+        """Shuffle (unless ``tiles`` is given, ring order), roll, break, deal and turn the indicator.
+
+        ``flowers`` (MCR M1): the 8 flowers too, 144 tiles in 18 stacks a side (``tiles`` then holds
+        each of the kinds 34..41 once); ``wild_method="none"``: no indicator."""
+        full = [TILES[k] for k in range(34) for _ in range(4)] + (list(FLOWERS) if flowers else [])
         if tiles is None:
-            ring = [TILES[k] for k in range(34) for _ in range(4)]
+            ring = full
             rng.shuffle(ring)
         else:
-            if sorted(tiles) != [k for k in range(34) for _ in range(4)]:
-                raise ValueError("a scripted wall must hold each of the 34 kinds four times")
-            ring = [TILES[k] for k in tiles]
+            if sorted(tiles) != full:
+                raise ValueError("a scripted wall must hold each of the 34 kinds four times"
+                                 + (" and each of the 8 flowers once" if flowers else ""))
+            ring = [TILES[k] if k < 34 else FLOWERS[k - 34] for k in tiles]
+        n = len(ring)
+        stacks = n // 2
+        per_wall = stacks // SEATS
         if dice is None:
             first = _roll(rng)
             roller = seat_from(dealer, sum(first))
@@ -106,24 +118,27 @@ class Wall:
         roller = dice.second_roller
         # the roller's wall starts at ring stack 17·k; count s1+s2 stacks clockwise from there
         k = (-roller) % SEATS
-        start = (STACKS_PER_WALL * k + dice.break_count) % STACKS
-        order = [(start + j) % STACKS for j in range(STACKS)]
+        start = (per_wall * k + dice.break_count) % stacks
+        order = [(start + j) % stacks for j in range(stacks)]
         line: list[Tile] = []
         for s in order:
             line.append(ring[2 * s])
             line.append(ring[2 * s + 1])
-        w = cls(line, dice, dealer, roller, start, -1, wild_method)
+        w = cls(line, dice, dealer, roller, start, -1, wild_method, taken=[False] * n, head_limit=n)
         w._deal()
-        w.tail_order = [2 * s + b for s in range(STACKS - 1, -1, -1) for b in (0, 1)]
+        w.tail_order = [2 * s + b for s in range(stacks - 1, -1, -1) for b in (0, 1)]
         if wild_method == "dice":
             assert dice.indicator is not None
             d = sum(dice.indicator)
             # from the tail, the last stack counting as 1: the top tile of stack d
-            w.indicator_index = 2 * (STACKS - d)
-            w.head_limit = 2 * (STACKS - d)  # the indicator's stack onward is the reserve
+            w.indicator_index = 2 * (stacks - d)
+            w.head_limit = 2 * (stacks - d)  # the indicator's stack onward is the reserve
         elif wild_method == "flip":
             # 翻混儿: the single tile left without its partner by the 跳牌 (bottom of the 3rd stack)
             w.indicator_index = 2 * 26 + 1
+        elif wild_method == "none":  # MCR (M1): no wild, no indicator
+            w._recount()
+            return w
         else:  # "tail" (Beijing's 混坯, B2): the first replacement tile, face up but left in the wall
             w.indicator_index = w.tail_order[0]
             w._recount()
@@ -133,7 +148,7 @@ class Wall:
         return w
 
     def _recount(self) -> None:
-        self._live = sum(1 for i in range(min(self.head_limit, 136)) if not self.taken[i])
+        self._live = sum(1 for i in range(min(self.head_limit, len(self.tiles))) if not self.taken[i])
 
     def _take(self, i: int) -> Tile:
         assert not self.taken[i]
@@ -165,10 +180,11 @@ class Wall:
 
     def _next_head(self) -> int | None:
         i = self.head
-        while i < 136 and self.taken[i]:
+        n = len(self.tiles)
+        while i < n and self.taken[i]:
             i += 1
         self.head = i
-        if i >= self.head_limit or i >= 136:
+        if i >= self.head_limit or i >= n:
             return None
         return i
 
@@ -214,7 +230,7 @@ class Wall:
 
     def stacks_left(self) -> list[tuple[bool, bool]]:
         """For drawing the table: per stack in draw order, whether its top / bottom remain."""
-        return [(not self.taken[2 * j], not self.taken[2 * j + 1]) for j in range(STACKS)]
+        return [(not self.taken[2 * j], not self.taken[2 * j + 1]) for j in range(len(self.tiles) // 2)]
 
     @property
     def indicator(self) -> Tile:

@@ -8,7 +8,7 @@ the payments, the next dealer), and its calculator.  ``get("beijing")`` gives th
 >>> get("tianjin").chinese
 '天津麻将'
 >>> [f.name for f in all_families()]
-['tianjin', 'beijing']
+['tianjin', 'beijing', 'mcr']
 """
 
 from __future__ import annotations
@@ -68,10 +68,12 @@ register(Family("tianjin", "天津麻将", "Tianjin mahjong", "docs/rules/RULES.
                 "tjmj.families.tianjin.game", "TianjinMatch"))
 register(Family("beijing", "北京麻将", "Beijing mahjong", "docs/rules/BEIJING.md", "B",
                 "tjmj.families.beijing.game", "BeijingMatch"))
+register(Family("mcr", "国标麻将", "Chinese Official mahjong (MCR)", "docs/rules/MCR.md", "M",
+                "tjmj.families.mcr.game", "McrMatch"))
 
 
 def get(name: str) -> Family:
-    """The family named ``name`` (``tianjin``, ``beijing``)."""
+    """The family named ``name`` (``tianjin``, ``beijing``, ``mcr``)."""
     try:
         return _REGISTRY[name]
     except KeyError:
