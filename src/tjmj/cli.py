@@ -2,10 +2,11 @@
 ``advise``, ``replay``, ``serve``, ``simulate`` and ``tournament`` in the ``cli_*`` modules, loaded lazily.
 
 A thin client of the library: it parses text, calls :mod:`tjmj.score`, :mod:`tjmj.waits` and
-:mod:`tjmj.rules` (Tianjin, docs/rules/RULES.md, sections R…) or :mod:`tjmj.families.beijing`
-(``--rules beijing|beijing_a``, docs/rules/BEIJING.md, sections B…), and prints the answers; no rule
-is decided here.  Rich is imported only by the human-readable paths so that the batch path
-(benchmarked, JSON only) starts and runs without it, and the Beijing modules only for Beijing rules.
+:mod:`tjmj.rules` (Tianjin, docs/rules/RULES.md, sections R…), :mod:`tjmj.families.beijing`
+(``--rules beijing|beijing_a``, docs/rules/BEIJING.md, sections B…) or :mod:`tjmj.families.mcr`
+(``--rules mcr``, docs/rules/MCR.md, sections M…), and prints the answers; no rule is decided here.
+Rich is imported only by the human-readable paths so that the batch path (benchmarked, JSON only)
+starts and runs without it, and each family's modules only for its rules.
 """
 
 from __future__ import annotations
@@ -22,18 +23,22 @@ from .batch import (
     _DEFAULT_PRESET,
     BATCH_KEYS,
     BEIJING_FLAGS,
+    MCR_FLAGS,
     BatchFileError,
     _one_tile,
     _tiles,
     batch_answer,
     beijing_answer,
     beijing_context,
+    mcr_answer,
+    mcr_meld,
+    mcr_situation,
     run_batch,
     run_file,
 )
 from .cli_common import check_output_file, parse_overrides
 from .meld import Meld, MeldType, parse_melds
-from .rules import PRESETS, BeijingRules, Rules, RulesError, TianjinRules
+from .rules import PRESETS, BeijingRules, McrRules, Rules, RulesError, TianjinRules
 from .score import HandInput, ScoreResult, prepare, score_input
 from .tiles import Tile, TileError, format_tiles
 from .waits import Wait, Waits, waits_of
@@ -43,6 +48,8 @@ if TYPE_CHECKING:
 
     from .families.beijing.advise import Wait as BeijingTurnWait
     from .families.beijing.score import BeijingHand, BeijingResult
+    from .families.mcr.score import McrResult
+    from .families.mcr.waits import McrWaits
 
 __all__ = ["main", "batch_answer", "run_batch", "BATCH_KEYS"]
 
@@ -515,6 +522,236 @@ def _write_beijing_svg(r: BeijingResult, path: str) -> None:
 
 
 # --------------------------------------------------------------------------------------
+# MCR (--rules mcr): docs/rules/MCR.md, the calculator of tjmj.families.mcr.
+# --------------------------------------------------------------------------------------
+
+# the command-line spelling of each MCR input (the batch keys of MCR_BATCH_KEYS)
+MCR_OPTIONS = {
+    "self_drawn": "--self-drawn", "fourth_tile": "--fourth-tile", "about_kong": "--about-kong",
+    "wall_last": "--wall-last", "flowers": "--flowers", "seat_wind": "--seat-wind", "prevalent_wind": "--prevalent-wind",
+}
+_WIND_TEXT = {"e": 0, "s": 1, "w": 2, "n": 3, "东": 0, "南": 1, "西": 2, "北": 3, "0": 0, "1": 1, "2": 2, "3": 3}
+_WIND_NAMES = ("东 East", "南 South", "西 West", "北 North")
+# another family's option given with --rules mcr: what MCR says instead
+_MCR_INSTEAD = {
+    "--indicator": "MCR has no wilds (M1)",
+    "--tianhu": "Tianjin's 天胡 is no MCR fan (M3)",
+    "--kong-draw": "杠上开花 is --about-kong with --self-drawn",
+    "--rob-kong": "抢杠和 is --about-kong without --self-drawn",
+    "--last-tile": "妙手回春 and 海底捞月 are --wall-last",
+    "--discard": "MCR hands are won on a discard unless --self-drawn",
+    "--dealer": "the dealer is the East seat: --seat-wind E",
+}
+
+
+def _wind(text: str | None, option: str) -> int:
+    if text is None:
+        return 0
+    w = _WIND_TEXT.get(text.strip().lower())
+    if w is None:
+        raise InputError(f"{option}: expected E, S, W or N (or 0-3, 东 南 西 北), got {text!r}")
+    return w
+
+
+def _flower_count(text: str | None) -> int:
+    if text is None:
+        return 0
+    t = text.strip()
+    if not t.isdigit() or not 0 <= int(t) <= 8:
+        raise InputError(f"--flowers: expected a count of flowers 0..8 (花牌, M1), got {text!r}")
+    return int(t)
+
+
+def _mcr_given(mcr: dict[str, Any]) -> list[str]:
+    return [MCR_OPTIONS[k] for k, v in mcr.items() if v not in (None, False)]
+
+
+def _no_mcr_options(mcr: dict[str, Any], family: str) -> None:
+    given = _mcr_given(mcr)
+    if given:
+        raise InputError(f"{', '.join(given)}: {'an MCR option' if len(given) == 1 else 'MCR options'} "
+                         f"(--rules mcr), not for {family} hands")
+
+
+def _not_for_mcr(given: Iterable[str]) -> None:
+    """Another family's options with --rules mcr: one error naming them and MCR's way instead."""
+    given = list(given)
+    if len(given) == 1:
+        hint = _MCR_INSTEAD.get(given[0])
+        raise InputError(f"{given[0]}: not an option of MCR hands" + (f": {hint}" if hint else ""))
+    if given:
+        hints = [f"{o}: {_MCR_INSTEAD[o]}" for o in given if o in _MCR_INSTEAD]
+        raise InputError(f"{', '.join(given)}: not options of MCR hands" + (f" ({'; '.join(hints)})" if hints else ""))
+
+
+def _mcr_rules(preset: str | None, sets: Iterable[str]) -> McrRules:
+    rules = _rules(preset, sets)
+    assert isinstance(rules, McrRules)
+    return rules
+
+
+def _mcr_melds(values: Iterable[str]) -> tuple[list[Meld], list[Any]]:
+    try:
+        melds = _melds_text(values)
+    except TileError as e:
+        raise InputError(str(e)) from None
+    return melds, [mcr_meld(m) for m in melds]
+
+
+def _mcr_meld_text(m: Meld) -> str:
+    names = " ".join(t.chinese for t in dict.fromkeys(m.tiles))
+    return f"{m} {names} ({m.type.chinese} {m.type.value})"
+
+
+def _mcr_rows(hand: list[Tile], draw: Tile | None, melds: list[Meld], situation: list[str],
+              rules: McrRules, flowers: int | None = None, self_drawn: bool = False) -> list[tuple[str, str]]:
+    cs = sorted(hand)
+    rows = [("Hand", format_tiles(cs)), ("", _names(cs))]
+    if draw is not None:
+        rows.append(("Win tile", f"{draw} {draw.chinese}  ({'self-drawn' if self_drawn else 'a discard'})"))
+    rows.append(("Melds", ", ".join(_mcr_meld_text(m) for m in melds) or "–"))
+    rows.append(("Situation", ", ".join(situation)))
+    if flowers is not None:
+        rows.append(("Flowers", f"{flowers}  (花牌: 1 fan each, not counted toward min_fan, M2)"))
+    rows.append(("Rules", _rules_label(rules)))
+    return rows
+
+
+def _mcr_situation_text(seat: int, prevalent: int, flags: dict[str, bool] | None = None) -> list[str]:
+    parts = [f"seat {_WIND_NAMES[seat]}", f"prevalent {_WIND_NAMES[prevalent]}"]
+    if flags is None:
+        return parts
+    drawn = flags["self_drawn"]
+    parts.append("self-drawn (自摸)" if drawn else "won on a discard")
+    if flags["fourth_tile"]:
+        parts.append("和绝张 (last tile of its kind)")
+    if flags["about_kong"]:
+        parts.append("杠上开花 (replacement tile)" if drawn else "抢杠和 (robbing the kong)")
+    if flags["wall_last"]:
+        parts.append("妙手回春 (last tile of the wall)" if drawn else "海底捞月 (last discard)")
+    return parts
+
+
+def _score_mcr(hand: str, draw: str, melds_text: Iterable[str], preset: str | None, sets: Iterable[str],
+               mcr: dict[str, Any], as_json: bool, svg_path: str | None) -> None:
+    from .families.mcr.score import InvalidMcrHand, McrSituation, score_mcr
+
+    check_output_file(svg_path, "--svg")
+    rules = _mcr_rules(preset, sets)
+    flowers = _flower_count(mcr["flowers"])
+    seat, prevalent = _wind(mcr["seat_wind"], "--seat-wind"), _wind(mcr["prevalent_wind"], "--prevalent-wind")
+    flags = {k: bool(mcr[k]) for k in MCR_FLAGS}
+    melds, mcr_melds = _mcr_melds(melds_text)
+    try:
+        tiles = _tiles(hand, "HAND")
+        win = _one_tile(draw, "--draw")
+        mcr_situation(tiles, win, mcr_melds, flags, flowers, rules, MCR_OPTIONS.get)
+        r = score_mcr(tiles, win, mcr_melds, McrSituation(seat_wind=seat, prevalent_wind=prevalent, flowers=flowers,
+                                                          **flags), min_fan=rules.min_fan)
+    except (TileError, InvalidMcrHand) as e:
+        raise InputError(str(e)) from None
+    if as_json:
+        click.echo(_json_line(mcr_answer(r, rules.min_fan)))
+    else:
+        rows = _mcr_rows(tiles, win, melds, _mcr_situation_text(seat, prevalent, flags), rules, flowers,
+                         flags["self_drawn"])
+        _show_mcr_score(r, rows, rules.min_fan)
+    if svg_path:
+        from . import svg
+
+        _write_text(svg.hand(tiles, win, melds), svg_path)
+
+
+def _show_mcr_score(r: McrResult, rows: list[tuple[str, str]], min_fan: int) -> None:
+    from rich.table import Table
+
+    from .batch import _mcr_reason
+
+    con = _console()
+    _print_rows(con, rows)
+    con.print()
+    if r.complete:
+        shape = {"standard": "four melds and a pair", "seven_pairs": "七对 seven pairs",
+                 "thirteen_orphans": "十三幺 thirteen orphans", "knitted": "全不靠 knitted tiles",
+                 "knitted_straight": "组合龙 knitted straight, a meld and a pair",
+                 "nine_gates": "九莲宝灯 nine gates"}.get(r.shape, r.shape)
+        _print_rows(con, [("Shape", f"{shape} (M3)")])
+        g_table = Table(title="Best arrangement", title_justify="left", show_edge=False, pad_edge=False)
+        for col in ("#", "group", "kind", "note"):
+            g_table.add_column(col, justify="right" if col == "#" else "left")
+        for i, g in enumerate(r.groups):
+            g_table.add_row(str(i + 1), " ".join(str(t) for t in g.tiles), g.kind,
+                            "" if g.kind in ("pair", "single", "knitted", "nine_gates") else
+                            "concealed" if g.concealed else "exposed")
+        con.print(g_table)
+        con.print()
+        f_table = Table(title="Fans (M3)", title_justify="left", show_edge=False, pad_edge=False)
+        for col in ("fan", "English", "value", "count"):
+            f_table.add_column(col, justify="right" if col in ("value", "count") else "left")
+        for e in r.fans:
+            f_table.add_row(e.chinese, _esc(e.english), str(e.fan), str(e.count))
+        con.print(f_table)
+        con.print()
+        con.print(f"[bold]{_esc(r.names)}[/bold]")
+        extra = f"; with {r.flowers} flower(s): {r.total}" if r.flowers else ""
+        _print_rows(con, [("Fan", f"{r.fan}  (without flowers{extra})")])
+    if r.win:
+        con.print(f"[bold green]WIN[/bold green]  ({r.fan} fan ≥ min_fan {min_fan}, M2)")
+    else:
+        con.print(f"[bold red]not a win[/bold red]: {_esc(_mcr_reason(r, min_fan))}")
+
+
+def _waits_mcr(hand: str, melds_text: Iterable[str], preset: str | None, sets: Iterable[str], seat_text: str | None,
+               prevalent_text: str | None, as_json: bool) -> None:
+    from .families.mcr.score import InvalidMcrHand
+    from .families.mcr.waits import mcr_waits
+
+    rules = _mcr_rules(preset, sets)
+    seat, prevalent = _wind(seat_text, "--seat-wind"), _wind(prevalent_text, "--prevalent-wind")
+    melds, mcr_melds = _mcr_melds(melds_text)
+    try:
+        tiles = _tiles(hand, "HAND")
+        ws = mcr_waits(tiles, mcr_melds, seat_wind=seat, prevalent_wind=prevalent, min_fan=rules.min_fan)
+    except (TileError, InvalidMcrHand) as e:
+        raise InputError(str(e)) from None
+    if as_json:
+        click.echo(_json_line(ws.to_dict()))
+    else:
+        _show_mcr_waits(_mcr_rows(tiles, None, melds, _mcr_situation_text(seat, prevalent), rules), ws)
+
+
+_SHAPE_NAMES = {"standard": "standard", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
+                "honors_and_knitted": "全不靠", "knitted_straight": "组合龙"}
+
+
+def _show_mcr_waits(rows: list[tuple[str, str]], ws: McrWaits) -> None:
+    from rich.table import Table
+
+    con = _console()
+    _print_rows(con, rows)
+    con.print()
+    shapes = ", ".join(f"{_SHAPE_NAMES[k]} {v}" for k, v in ws.shapes.items() if v is not None)
+    con.print(f"[bold]{'Shanten':<10}[/bold] {ws.shanten}  (0 = ready, 听牌)")
+    _print_rows(con, [("Shapes", shapes)])
+    if not ws.ready:
+        why = ("every completing tile is already in the hand" if ws.shanten <= 0
+               else f"{ws.shanten} useful draw(s) short")
+        con.print(f"[bold]{'Ready':<10}[/bold] no: {why}")
+        return
+    live = sum(w.live for w in ws.winning)
+    con.print(f"[bold]{'Ready':<10}[/bold] yes: {len(ws.waits)} completing kind(s), {len(ws.winning)} reaching "
+              f"{ws.min_fan} fan ({live} live tile(s))")
+    con.print()
+    t = Table(show_edge=False, pad_edge=False)
+    for col in ("tile", "live", "on a discard", "self-drawn", "fans (on a discard)"):
+        t.add_column(col, justify="right" if col == "live" else "left")
+    for w in ws.waits:
+        d, s = w.discard, w.self_drawn
+        t.add_row(f"{w.tile} {w.tile.chinese}", str(w.live), f"{d.fan} {'WIN' if d.win else 'no'}",
+                  f"{s.fan} {'WIN' if s.win else 'no'}", _esc(d.names))
+    con.print(t)
+
+# --------------------------------------------------------------------------------------
 # The commands.
 # --------------------------------------------------------------------------------------
 
@@ -531,8 +768,8 @@ def _rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-_MELD_HELP = ("Exposed meld (repeatable): [345m] chi (Beijing), [777m] pon, [7777m] kong, [7777m+] added kong, "
-              "(7777m) concealed kong.")
+_MELD_HELP = ("Exposed meld (repeatable): [345m] chi (Beijing, MCR), [777m] pon, [7777m] kong, [7777m+] added "
+              "kong, (7777m) concealed kong.")
 
 
 def _beijing_flags(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -553,6 +790,30 @@ def _beijing_flags(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 BEIJING_OPTIONS_VAR = {opt: key for key, opt in BEIJING_OPTIONS.items()}
+
+
+def _mcr_flags(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The MCR win situation (PyMahjongGB's inputs, M3): the options of MCR_OPTIONS."""
+    for opt, kwargs in reversed((
+        ("--self-drawn", {"is_flag": True, "help": "MCR: self-drawn (自摸); without it, won on a discard."}),
+        ("--fourth-tile", {"is_flag": True, "help": "MCR: 和绝张, the other three of the winning tile are face up."}),
+        ("--about-kong", {"is_flag": True, "help": "MCR: 杠上开花 (with --self-drawn) or 抢杠和 (on a discard)."}),
+        ("--wall-last", {"is_flag": True, "help": "MCR: 妙手回春 (with --self-drawn) or 海底捞月: the wall's last tile."}),
+        ("--flowers", {"metavar": "N", "help": "MCR: flowers laid aside, 0..8 (1 fan each, not toward the 8)."}),
+    )):
+        f = click.option(opt, MCR_OPTIONS_VAR[opt], **kwargs)(f)  # type: ignore[arg-type]
+    return _mcr_winds(f)
+
+
+def _mcr_winds(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--prevalent-wind", "prevalent_wind", metavar="WIND",
+                     help="MCR: the prevalent wind (圈风), E S W N or 0-3 (default E).")(f)
+    f = click.option("--seat-wind", "seat_wind", metavar="WIND",
+                     help="MCR: the player's seat wind (门风), E S W N or 0-3 (default E, the dealer).")(f)
+    return f
+
+
+MCR_OPTIONS_VAR = {opt: key for key, opt in MCR_OPTIONS.items()}
 
 
 # Commands that live in their own modules (each readable alone, like python-chess's), imported
@@ -596,6 +857,7 @@ def main() -> None:
 @click.option("--kong-draw", is_flag=True, help="The draw is a kong replacement (杠开, R5.1; 杠上开花, B5).")
 @click.option("--tianhu", is_flag=True, help="天胡 (R5.5): the dealer's 14 dealt tiles; --draw is the 14th.")
 @_beijing_flags
+@_mcr_flags
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("--batch", metavar="FILE", help="Score JSON lines from FILE ('-' for stdin); see docs/cli.md.")
@@ -604,24 +866,28 @@ def main() -> None:
 def score(
     hand: tuple[str, ...], draw: str | None, indicator: str | None, melds: tuple[str, ...], kong_draw: bool,
     tianhu: bool, preset: str | None, sets: tuple[str, ...], as_json: bool, batch: str | None,
-    no_arrangement: bool, svg_path: str | None, **situation: bool,
+    no_arrangement: bool, svg_path: str | None, **situation: Any,
 ) -> None:
     """Score a hand: HAND is the 13-tile-equivalent concealed hand before the winning tile.
 
     Tianjin (R5): a self-drawn hand.  Beijing (--rules beijing|beijing_a, B5): self-drawn unless
-    --discard or --rob-kong; the value, its elements and the payments (B6).
+    --discard or --rob-kong; the value, its elements and the payments (B6).  MCR (--rules mcr,
+    M3): won on a discard unless --self-drawn; every fan, and a win from 8 fan without flowers.
 
     \b
     tjmj score 1p1p1p2p3p456p789p66z --draw 5m --indicator 1p
     tjmj score 123m678p3s4p22z -d 2s -i 4p --meld "[9999p]" --kong-draw
     tjmj score 123m46m789m123p55s -d 5m -i 1z --rules beijing
+    tjmj score 123m456m789m123p5s -d 5s --rules mcr --self-drawn
     tjmj score --batch hands.jsonl
     """
+    mcr = {k: situation.pop(k) for k in MCR_OPTIONS}
     situation["kong_draw"] = kong_draw
     if batch is not None:
         given = [name for name, v in (("HAND", hand), ("--draw", draw), ("--indicator", indicator),
                                       ("--meld", melds), ("--kong-draw", kong_draw), ("--tianhu", tianhu),
                                       *((BEIJING_OPTIONS[k], situation[k]) for k in BEIJING_FLAGS if k != "kong_draw"),
+                                      *((o, True) for o in _mcr_given(mcr)),
                                       ("--rules", preset), ("--set", sets), ("--svg", svg_path)) if v]
         if given:
             raise click.UsageError(f"--batch takes every input from its JSON lines; it cannot be combined with "
@@ -637,12 +903,20 @@ def score(
         raise click.UsageError("give a HAND to score, or --batch FILE")
     if draw is None:
         raise click.UsageError("Missing option '--draw' (the drawn tile).")
+    if _family(preset) == "mcr":
+        _not_for_mcr([o for o, v in (("--indicator", indicator), ("--kong-draw", kong_draw), ("--tianhu", tianhu),
+                                     *((BEIJING_OPTIONS[k], situation[k]) for k in BEIJING_FLAGS if k != "kong_draw"))
+                      if v])
+        _score_mcr(" ".join(hand), draw, melds, preset, sets, mcr, as_json, svg_path)
+        return
     if _family(preset) == "beijing":
+        _no_mcr_options(mcr, "Beijing")
         if tianhu:
             raise InputError("--tianhu is Tianjin's 天胡 (R5.5); Beijing's are --tianhe (the dealer) and --dihe (B5)")
         _score_beijing(" ".join(hand), draw, indicator, melds, preset, sets, situation, as_json, svg_path)
         return
     _no_beijing_flags(situation, "Tianjin hands are scored self-drawn (R5)")
+    _no_mcr_options(mcr, "Tianjin")
     if indicator is None:
         raise click.UsageError("Missing option '--indicator' (the face-up wild indicator).")
     rules = _tianjin_rules(preset, sets)
@@ -658,14 +932,26 @@ def score(
 
 def _tianjin_rules(preset: str | None, sets: Iterable[str]) -> TianjinRules:
     rules = _rules(preset, sets)
-    assert isinstance(rules, TianjinRules)  # the preset's family was checked first
+    if not isinstance(rules, TianjinRules):
+        raise _other_rules(rules)
     return rules
 
 
 def _beijing_rules(preset: str | None, sets: Iterable[str]) -> BeijingRules:
     rules = _rules(preset, sets)
-    assert isinstance(rules, BeijingRules)
+    if not isinstance(rules, BeijingRules):
+        raise _other_rules(rules)
     return rules
+
+
+def _other_rules(rules: Rules) -> InputError:
+    """A command that does not take this family's rules (``tjmj advise --rules mcr``): one line."""
+    from .families import get
+
+    ctx = click.get_current_context(silent=True)
+    command = f"tjmj {ctx.info_name}" if ctx is not None and ctx.info_name else "this command"
+    return InputError(f"--rules {rules.name.split('+')[0]}: {command} does not take {get(rules.family).english} "
+                      "rules")
 
 
 def _no_beijing_flags(situation: dict[str, bool], why: str) -> None:
@@ -717,19 +1003,28 @@ def _write_text(text: str, path: str) -> None:
 @click.option("--indicator", "-i", metavar="TILE", help="The face-up wild indicator (R2; Beijing: the 混坯, B2).")
 @click.option("--meld", "-m", "melds", multiple=True, metavar="MELD", help=_MELD_HELP)
 @click.option("--dealer", is_flag=True, help="Beijing: the player is the dealer (庄胡 doubles each value).")
+@_mcr_winds
 @_rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print the waits as one JSON object.")
 def waits(
-    hand: tuple[str, ...], indicator: str | None, melds: tuple[str, ...], dealer: bool, preset: str | None,
-    sets: tuple[str, ...], as_json: bool,
+    hand: tuple[str, ...], indicator: str | None, melds: tuple[str, ...], dealer: bool, seat_wind: str | None,
+    prevalent_wind: str | None, preset: str | None, sets: tuple[str, ...], as_json: bool,
 ) -> None:
     """Show what a 13-tile-equivalent HAND waits on: every completing draw with its fan (R5), or
-    with Beijing rules every winning tile with its value self-drawn and on a discard (B5).
+    with Beijing rules every winning tile with its value self-drawn and on a discard (B5), or with
+    MCR rules every completing tile with its fan on a discard and self-drawn (M3).
 
     \b
     tjmj waits 123m678p999p234s4p --indicator 4p
     tjmj waits 123m46m789m123p55s --indicator 1z --rules beijing
+    tjmj waits 123m456m789m123p5s --rules mcr
     """
+    if _family(preset) == "mcr":
+        _not_for_mcr([o for o, v in (("--indicator", indicator), ("--dealer", dealer)) if v])
+        _waits_mcr(" ".join(hand), melds, preset, sets, seat_wind, prevalent_wind, as_json)
+        return
+    _no_mcr_options({"seat_wind": seat_wind, "prevalent_wind": prevalent_wind},
+                    "Beijing" if _family(preset) == "beijing" else "Tianjin")
     if _family(preset) == "beijing":
         _waits_beijing(" ".join(hand), indicator, melds, dealer, preset, sets, as_json)
         return
