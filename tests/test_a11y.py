@@ -301,3 +301,53 @@ def test_axe_replay(sessions: dict[str, Session], server: str, browser: Browser,
     problems = axe_problems(page)
     page.close()
     report("axe on the replay", problems)
+
+
+# ---- an MCR table (国标麻将, issue 12) -------------------------------------------------------------
+
+
+def test_axe_mcr_table_and_settlement_and_flowers_in_words(tmp_path_factory: pytest.TempPathFactory,
+                                                           browser: Browser) -> None:
+    """An MCR room (the person East, dealt the flower 1f and 1111m23m456m789m9s, the flower replaced
+    by 9s: 和 and 暗杠 at once; South dealt the flower 2f): no serious axe violation on the table (the
+    winds box, the flowers beside the melds) nor the settlement; the flowers are named in words, the
+    winds box names both winds, the win button names every fan."""
+    from tests.test_e2e import _free_port, _start, _stop
+    from tests.test_mcr_web import McrScripted
+    from tests.ui_helpers import quiet_bots
+    from tjmj.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('a11y-mcr') / 'mcr.sqlite3'}")
+    port = _free_port()
+    script = McrScripted({0: 0}, {0: "1111m23m456m789m9s1f", 1: "2f"}, replacements="9s")
+    srv, thread = _start(store, port, match_factory=script, bot_factory=quiet_bots)
+    base = f"http://127.0.0.1:{port}"
+    ctx = DESKTOP.context(browser)
+    ctx.set_default_timeout(8000)
+    try:
+        r = ctx.request.post(f"{base}/api/quick", data={"name": "Ada", "family": "mcr", "match_hands": 1})
+        assert r.ok, r.text()
+        d = r.json()
+        page = ctx.new_page()
+        page.goto(f"{base}/table/{d['room']}?lang=en#token={d['token']}&player=0")
+        win = page.locator('button[data-action="win"]')
+        expect(win).to_be_visible(timeout=15_000)
+        problems = [f"table: {p}" for p in axe_problems(page)]
+        names = " | ".join(page.locator(".flowers").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"))
+        for words in ("Spring (flower 1)", "Summer (flower 2)"):
+            if words not in names:
+                problems.append(f"no flower named {words!r} among {names!r}")
+        winds = page.locator("[data-testid=winds]").text_content() or ""  # the tiles are named in text
+        if "East" not in winds:
+            problems.append(f"the winds box does not name the winds: {winds!r}")
+        label = win.get_attribute("aria-label") or ""
+        if "Pure Straight" not in label or win.get_attribute("aria-keyshortcuts") != "W":
+            problems.append(f"the win button names its fans and key: {label!r}")
+        win.dispatch_event("click")
+        expect(page.locator(SETTLEMENT)).to_be_visible(timeout=8000)
+        problems += [f"settlement: {p}" for p in axe_problems(page)]
+        report("axe on an MCR table and its settlement", problems)
+    finally:
+        ctx.close()
+        _stop(srv, thread)
+        store.close()

@@ -15,7 +15,7 @@ from tests.test_web import FAST, LOOSE, four_humans, is_settlement, quick, recv,
 from tjmj.bots import make_bot
 from tjmj.game import Match
 from tjmj.rules import Rules
-from tjmj.tiles import TILE_TEXT
+from tjmj.tiles import FLOWER_TEXT, TILE_TEXT
 from tjmj.web.app import create_app
 from tjmj.web.rooms import BOT_SPEEDS
 from tjmj.web.store import Store
@@ -35,7 +35,8 @@ def test_the_sprite_holds_every_tile_once_and_is_cached(store: Any) -> None:
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
         doc = xml.dom.minidom.parseString(r.text)
         ids = [s.getAttribute("id") for s in doc.getElementsByTagName("symbol")]
-        assert sorted(ids) == sorted([f"t-{t}" for t in TILE_TEXT] + ["t-back", "t-wild"])
+        # the 34 kinds, MCR's eight flowers (1f–8f, M1), the back and the wild badge
+        assert sorted(ids) == sorted([f"t-{t}" for t in (*TILE_TEXT, *FLOWER_TEXT)] + ["t-back", "t-wild"])
         assert not doc.documentElement.hasAttribute("style")  # the CSP allows no style attribute
         again = client.get("/tiles/sprite.svg", headers={"If-None-Match": r.headers["etag"]})
         assert again.status_code == 304 and "max-age" in r.headers["cache-control"]

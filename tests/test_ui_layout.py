@@ -30,6 +30,7 @@ person is dealt a winning hand: their turn first, then a click on 和 brings the
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -219,3 +220,73 @@ def test_replay(sessions: dict[str, Session], server: str, browser: Browser, mat
     problems = page_problems(page, vp)
     page.close()
     report(f"replay at {vp.id}", problems)
+
+
+# ---- an MCR table (国标麻将, issue 12) -------------------------------------------------------------
+#
+# MCR has no wilds (M1): where the other families show the indicator and the wilds
+# (``[data-testid=wilds]``), an MCR table shows the prevalent wind and the seat wind
+# (``[data-testid=winds]``), held to the same contract: on screen with the hand, the turn line and
+# the action buttons, uncovered.  The person (player 0) is East, the dealer, dealt
+# 1111m23m456m789m99s: 和 (清龙, at least 8 fan) and 暗杠 1m are offered at once, and 和 brings the
+# settlement of the match's only hand.
+
+WINDS = "[data-testid=winds]"
+MCR_VPS = [VIEWPORTS[0], VIEWPORTS[1], VIEWPORTS[3]]
+
+
+@pytest.fixture(scope="module")
+def mcr_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    from tests.test_e2e import _free_port, _start, _stop
+    from tests.test_mcr_web import McrScripted
+    from tests.ui_helpers import quiet_bots
+    from tjmj.web.store import Store
+
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('mcr-layout') / 'mcr.sqlite3'}")
+    port = _free_port()
+    srv, thread = _start(store, port, match_factory=McrScripted({0: 0}, {0: "1111m23m456m789m99s"}),
+                         bot_factory=quiet_bots)
+    yield f"http://127.0.0.1:{port}"
+    _stop(srv, thread)
+    store.close()
+
+
+def _mcr_turn(browser: Browser, base: str, vp: Viewport) -> tuple[Any, Page]:
+    ctx = vp.context(browser)
+    ctx.set_default_timeout(8000)
+    r = ctx.request.post(f"{base}/api/quick", data={"name": "Ada", "family": "mcr", "match_hands": 1})
+    assert r.ok, r.text()
+    d = r.json()
+    page = ctx.new_page()
+    page.goto(f"{base}/table/{d['room']}?lang=en#token={d['token']}&player=0")
+    expect(page.locator('button[data-action="win"]')).to_be_visible(timeout=15_000)
+    return ctx, page
+
+
+@pytest.mark.parametrize("vp", MCR_VPS, ids=[v.id for v in MCR_VPS])
+def test_mcr_table_and_settlement(mcr_server: str, browser: Browser, vp: Viewport) -> None:
+    ctx, page = _mcr_turn(browser, mcr_server, vp)
+    try:
+        problems = overflow(page)
+        problems += placed(page, HAND, "the hand")
+        problems += placed(page, HAND_TILE, "hand tile", at_least=14)
+        problems += placed(page, WINDS, "the winds")
+        problems += placed(page, TURN, "the turn line")
+        problems += placed(page, ACTION, "action button", at_least=2)  # 和 and 暗杠
+        problems += placed(page, INTERACTIVE, "interactive element", scroll=True, at_least=0)
+        if page.locator(WILDS).count():
+            problems.append(f"{WILDS} on an MCR table, which has no wilds")
+        if vp.phone:
+            problems += small_targets(page, MIN_TARGET)
+        page.locator('button[data-action="win"]').dispatch_event("click")
+        expect(page.locator(SETTLEMENT)).to_be_visible(timeout=8000)
+        problems += overflow(page)
+        problems += placed(page, SETTLEMENT, "the settlement dialog")
+        problems += placed(page, f"{SETTLEMENT} :is({INTERACTIVE})", "settlement control", scroll=True, at_least=1)
+        if vp.phone:
+            problems += small_targets(page, MIN_TARGET, within=SETTLEMENT)
+        page.locator(CLOSE_STANDINGS).first.click()
+        expect(page.locator(SETTLEMENT)).to_be_hidden(timeout=3000)
+        report(f"MCR table and settlement at {vp.id}", problems)
+    finally:
+        ctx.close()

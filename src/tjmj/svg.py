@@ -9,9 +9,10 @@ string, deterministic (the same input gives the same bytes), valid XML, with a `
 * :func:`hand` — concealed tiles, the drawn tile apart, then the exposed melds as at a table.
 * :func:`arrangement` — the groups of an :class:`~tjmj.elements.Arrangement`, wilds labelled with
   what they play, the winning tile highlighted, the 龙 groups underlined.
-* :func:`sprite` — every face, the back and the wild badge as ``<symbol>``s of one document, so a
-  page loads all its tiles with one request (``<use href="#t-5m"/>``).
-* :func:`render_sample` — an HTML page with all 34 tiles and sample hands, for eyeballing.
+* :func:`sprite` — every face (the 34 kinds and MCR's eight flowers), the back and the wild badge
+  as ``<symbol>``s of one document, so a page loads all its tiles with one request
+  (``<use href="#t-5m"/>``).
+* :func:`render_sample` — an HTML page with all 34 tiles, the flowers and sample hands, for eyeballing.
 
 Every tile is a ``<g class="tile">`` (plus ``wild``, ``highlight``, ``winning``, ``back``,
 ``rotated`` where they apply) with its own ``<title>`` and a ``data-tile="5m"`` attribute (absent on
@@ -31,7 +32,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .elements import Arrangement, Group
 from .meld import MeldType, melds_of
-from .tiles import TILE_TEXT, Tile, TileError, format_tiles, parse_tiles
+from .tiles import FLOWER_TEXT, NUM_KINDS, TILE_TEXT, Flower, Tile, TileError, format_tiles, parse_tiles
 
 __all__ = ["tile", "tiles", "hand", "arrangement", "sprite", "render_sample"]
 
@@ -68,6 +69,9 @@ _SANS = "'Noto Sans CJK SC','Source Han Sans SC','PingFang SC','Microsoft YaHei'
 _NUMERALS = "一二三四五六七八九"
 # faces use the characters printed on real sets (traditional forms); titles use Tile.chinese
 _HONOR_FACE = (("東", BLACK), ("南", BLACK), ("西", BLACK), ("北", BLACK), ("中", RED), ("發", GREEN))
+# MCR's flowers (M1), 1f–8f: 春夏秋冬 梅蘭竹菊, each in its own colour, with its number
+_FLOWER_FACE = (("春", GREEN), ("夏", RED), ("秋", "#b85c00"), ("冬", BLUE),
+                ("梅", "#c2185b"), ("蘭", "#6a3d9a"), ("竹", "#0f7b6c"), ("菊", "#a87400"))
 _SVG_NS = "http://www.w3.org/2000/svg"
 
 
@@ -218,9 +222,26 @@ def _sticks(n: int) -> str:
     return "".join(_stick(x, y, 20, _R if x == 30 else _G) for y in (13, 37, 61) for x in (12, 30, 48))
 
 
+def _flower_face(i: int) -> str:
+    """A flower (MCR M1; ``i`` 0..7 = 1f–8f): its character large in its colour inside a thin frame
+    of the same colour, its number in the top left corner, a small blossom in the bottom right."""
+    ch, colour = _FLOWER_FACE[i]
+    blossom = "".join(_el("circle", cx=47 + 3.2 * math.cos(2 * math.pi * k / 5 - math.pi / 2),
+                          cy=62 + 3.2 * math.sin(2 * math.pi * k / 5 - math.pi / 2), r=2.3, fill=colour)
+                      for k in range(5))
+    return ('<g class="flower">'
+            + _el("rect", x=5, y=5, width=50, height=64, rx=4, fill="none", stroke=colour, stroke_width=1.6)
+            + _text(14.5, 15.5, str(i + 1), size=13, fill=colour, family=_SANS, cls="number")
+            + _text(30, 39, ch, size=34, fill=colour, cls="flower-name")
+            + blossom + _el("circle", cx=47, cy=62, r=1.5, fill=GOLD)
+            + "</g>")
+
+
 @cache
 def _face(kind: int) -> str:
-    """The printed face of a kind, drawn in a 60 × 74 box."""
+    """The printed face of a kind (or of a flower, 34..41), drawn in a 60 × 74 box."""
+    if kind >= NUM_KINDS:
+        return _flower_face(kind - NUM_KINDS)
     suit, num = divmod(kind, 9)
     if suit == 0:  # characters: the numeral above a red 萬
         return (_text(30, 21, _NUMERALS[num], size=27, fill=BLACK, cls="numeral")
@@ -258,8 +279,13 @@ class _Spec(NamedTuple):
         return (TILE_H, TILE_W) if self.rotated else (TILE_W, TILE_H)
 
 
+def _code(kind: int) -> str:
+    """The MPSZ text of a kind, or ``1f``–``8f`` for a flower."""
+    return TILE_TEXT[kind] if kind < NUM_KINDS else FLOWER_TEXT[kind - NUM_KINDS]
+
+
 def _describe(kind: Tile) -> str:
-    return f"{TILE_TEXT[kind]} {kind.chinese}"
+    return f"{_code(kind)} {kind.chinese}"
 
 
 def _spec_title(s: _Spec) -> str:
@@ -294,7 +320,7 @@ def _tile_markup(s: _Spec, x: float, y: float, *, title: bool = True, label: boo
         classes.append("winning")
     if s.rotated:
         classes.append("rotated")
-    data = None if s.back or s.kind is None else TILE_TEXT[s.kind]
+    data = None if s.back or s.kind is None else _code(s.kind)
     move = f"translate({_n(x)} {_n(y)})" if (x or y) else None
     out = [f"<g{_attrs(class_=' '.join(classes), data_tile=data, transform=move)}>"]
     if title:
@@ -343,10 +369,12 @@ def _kind(t: object, what: str = "tile") -> Tile:
         raise TileError(f"{what} must be a tile kind 0..33 or tile text like '5m', got {t!r}")
     if isinstance(t, int):
         try:
-            return Tile(t)
+            return Tile(t)  # a flower is given as text or a Flower, never as a bare 34..41
         except TileError as e:
             raise TileError(f"{what}: {e}") from None
     if isinstance(t, str):
+        if t.strip() in FLOWER_TEXT:  # MCR's flowers (M1): 1f–8f
+            return Flower.parse(t)
         return Tile.parse(t)
     raise TileError(f"{what} must be a tile kind 0..33 or tile text like '5m', got {t!r}")
 
@@ -445,8 +473,9 @@ def tile(t: object = None, *, size: float = 48, wild: bool = False, plays: objec
          back: bool = False, rotated: bool = False) -> str:
     """One tile as a standalone SVG.
 
-    ``t``: a kind 0..33, a :class:`~tjmj.tiles.Tile` or text (``"5m"``, ``"五万"``); may be None
-    only with ``back=True``.  ``size``: the upright tile's width in pixels (height is 4/3 of it).
+    ``t``: a kind 0..33, a :class:`~tjmj.tiles.Tile` or text (``"5m"``, ``"五万"``), or one of
+    MCR's flowers (``"1f"``–``"8f"`` or a :class:`~tjmj.tiles.Flower`); may be None only with
+    ``back=True``.  ``size``: the upright tile's width in pixels (height is 4/3 of it).
     ``wild``: a gold 混 badge in the corner; ``plays``: a tile shown under the tile as ``=5m`` (what
     a wild plays); ``highlight``: a coloured outline (the winning or drawn tile); ``back``: the back
     (title ``"back"``, nothing of the face); ``rotated``: sideways, as the claimed tile of a meld.
@@ -561,15 +590,17 @@ def sprite() -> str:
     """Every tile as a ``<symbol>`` of one hidden SVG document, for pages that draw many tiles.
 
     Symbols (each ``viewBox="0 0 60 80"``, an upright tile): ``t-1m`` … ``t-7z`` (the 34 faces),
-    ``t-back`` (the back) and ``t-wild`` (only the gold 混 badge, drawn over a face to mark a wild).
+    ``t-1f`` … ``t-8f`` (MCR's flowers, 春夏秋冬梅兰竹菊), ``t-back`` (the back) and ``t-wild``
+    (only the gold 混 badge, drawn over a face to mark a wild).
     One request draws a whole table at once (a slow link shows the whole hand together, not tile
     by tile); the symbols carry no ``<title>``: the page names each tile in words itself.
     """
     out = [f'<svg xmlns="{_SVG_NS}" aria-hidden="true" class="tjmj-sprite" width="0" height="0">']
     view = f"0 0 {TILE_W} {TILE_H}"
-    for k in range(34):
-        body = _tile_markup(_Spec(Tile(k)), 0, 0, title=False, label=False)
-        out.append(f'<symbol id="t-{TILE_TEXT[Tile(k)]}" viewBox="{view}">{body}</symbol>')
+    for k in range(NUM_KINDS + len(FLOWER_TEXT)):
+        kind = Tile(k) if k < NUM_KINDS else Flower(k)
+        body = _tile_markup(_Spec(kind), 0, 0, title=False, label=False)
+        out.append(f'<symbol id="t-{_code(kind)}" viewBox="{view}">{body}</symbol>')
     out.append(f'<symbol id="t-back" viewBox="{view}">{_tile_markup(_Spec(None, back=True), 0, 0, title=False)}</symbol>')
     out.append(f'<symbol id="t-wild" viewBox="{view}">{_badge(TILE_W)}</symbol>')
     out.append("</svg>")
@@ -587,6 +618,7 @@ def render_sample(path: str | Path) -> Path:
     for suit, name in zip("mpsz", ("万 characters", "饼 dots", "条 bamboo", "字 honours"), strict=True):
         n = 7 if suit == "z" else 9
         parts.append(section(name, (tile(f"{i}{suit}", size=56) for i in range(1, n + 1))))
+    parts.append(section("花 flowers (MCR)", (tile(f, size=56) for f in FLOWER_TEXT)))
     parts.append(section("wild, wild playing 7m, highlighted, back, sideways, sideways wild", [
         tile("5z", size=56, wild=True), tile("6z", size=56, wild=True, plays="7m"), tile("9m", size=56, highlight=True),
         tile(None, size=56, back=True), tile("3p", size=56, rotated=True),

@@ -37,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import BOT_NAMES, Bot
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
-from ..tiles import Tile
+from ..tiles import Flower, Tile
 from .errors import StoreError
 from .rooms import Connection, Limits, Lobby, LobbyError, MatchFactory, ResumeError, StoreLike, clean_name, frames
 
@@ -48,7 +48,7 @@ log = logging.getLogger("tjmj.web")
 STATIC = Path(__file__).with_name("static")
 MAX_BODY = 16 * 1024
 BODY_TIMEOUT = 10.0  # seconds to send a request body (a slow body holds a connection)
-TILE_RE = re.compile(r"^(?:[1-9][mps]|[1-7]z|back)$")
+TILE_RE = re.compile(r"^(?:[1-9][mps]|[1-7]z|[1-8]f|back)$")  # 1f–8f: MCR's flowers (M1)
 DIGITS = re.compile(r"^[0-9]{1,18}$")  # ASCII digits only: int() also reads '１' and '1_0'
 ROOM_RE = re.compile(r"^[A-Za-z0-9]{1,12}$")
 MAX_OFFSET = 10**9
@@ -179,7 +179,7 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
                    ) -> tuple[Rules, str, float | None]:
     """Rules, bot kind and turn timer from a create-room body; anything wrong is a 400.
 
-    ``family`` (optional: ``tianjin``, ``beijing``) and ``preset`` (any family's; the family's
+    ``family`` (optional: ``tianjin``, ``beijing``, ``mcr``) and ``preset`` (any family's; the family's
     default when only the family is given, ``classic`` when neither) choose the rules; ``overrides``
     are checked by that family's rules."""
     family = data.get("family")
@@ -264,7 +264,8 @@ def _tile_svg(name: str, *, size: int, wild: bool, back: bool, highlight: bool, 
     try:
         from .. import svg  # drawn by the project's own code; imported when first needed
 
-        text = svg.tile(None if name == "back" else Tile.parse(name), size=size, wild=wild, back=is_back,
+        kind = None if name == "back" else Flower.parse(name) if name.endswith("f") else Tile.parse(name)
+        text = svg.tile(kind, size=size, wild=wild, back=is_back,
                         highlight=highlight, rotated=rotated)
     except ImportError:
         text = _fallback_tile(name, size=size, wild=wild, back=is_back, highlight=highlight, rotated=rotated)
@@ -365,7 +366,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     async def tiles(request: Request) -> Response:
         name = request.path_params["name"]
         if not TILE_RE.match(name):
-            return _err(404, f"no tile {name[:20]!r}; tiles are 1m–9m, 1p–9p, 1s–9s, 1z–7z and back")
+            return _err(404, f"no tile {name[:20]!r}; tiles are 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1f–8f and back")
         q = request.query_params
         size_text = q.get("size", "48")
         if not DIGITS.match(size_text) or not 12 <= int(size_text) <= 256:

@@ -54,7 +54,7 @@ from ..game import Action, IllegalAction, Match, visible_event
 from ..meld import Meld
 from ..record import ReplayError as ResumeError
 from ..record import rebuild
-from ..rules import BeijingRules, Rules, TianjinRules
+from ..rules import BeijingRules, McrRules, Rules, TianjinRules
 from ..tiles import TILE_TEXT, Tile
 from ..wall import SEATS
 from .errors import DatabaseLost, LeaseLost
@@ -75,6 +75,9 @@ __all__ = [
     "beijing_win_detail",
     "frames",
     "hint",
+    "hint_available",
+    "mcr_payments_detail",
+    "mcr_win_detail",
     "payment_formula",
     "rebuild",
     "tianjin_payments_detail",
@@ -271,6 +274,8 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
     rules = m.rules
     if isinstance(rules, BeijingRules):
         return _beijing_hint(m, seat, rules)
+    if isinstance(rules, McrRules):
+        return _mcr_hint(m, seat, rules) or []
     if not isinstance(rules, TianjinRules):
         return []
     from ..advise import advise  # the waits tables are only needed when someone asks
@@ -405,6 +410,124 @@ def _beijing_hint(m: Match, seat: int, rules: BeijingRules) -> list[dict[str, An
     return out
 
 
+def hint_available(rules: Rules) -> bool:
+    """Whether the family of ``rules`` has an advisor the hint can use (MCR's waits module may be
+    missing from an installation: then the table says hints are not available, rather than guess)."""
+    if isinstance(rules, TianjinRules):
+        return True
+    try:
+        if isinstance(rules, BeijingRules):
+            from ..families.beijing import advise  # noqa: F401
+        elif isinstance(rules, McrRules):
+            from ..families.mcr import waits  # noqa: F401
+        else:
+            return False
+    except ImportError:
+        return False
+    return True
+
+
+_MCR_WINDS = ("E", "S", "W", "N")
+
+
+def _mcr_hint(m: Match, seat: int, rules: McrRules) -> list[dict[str, Any]] | None:
+    """MCR's hint (M2, M3), by :func:`tjmj.families.mcr.waits.mcr_waits`: for each legal discard,
+    the shanten of the tiles left (over every shape of M3), the live tiles that lower it and, when
+    ready, each winning tile with its fan self-drawn (``fan``, ``name``, ``fans``) and on a discard
+    (``discard``), and ``win``: whether it reaches ``min_fan`` (8) not counting flowers.  Ranked by
+    the live winning tiles times their fan, then the shanten and the improving tiles.  None when
+    the waits module is missing."""
+    inputs = _mcr_hint_inputs(m, seat, rules)
+    return None if inputs is None else _mcr_hint_compute(inputs)
+
+
+def _mcr_hint_inputs(m: Match, seat: int, rules: McrRules) -> dict[str, Any] | None:
+    """What :func:`_mcr_hint_compute` needs, copied from the match (it may then run in another
+    thread while the match goes on); None when the waits module is missing."""
+    try:
+        from ..families.mcr import waits  # noqa: F401
+        from ..families.mcr.score import McrMeld
+    except ImportError:
+        return None
+    obs = m.observation(seat)
+    hand = [Tile.parse(t) for t in obs["hand"]]
+    st = m.seats[seat]
+    info = list(getattr(st, "meld_info", [])) or [(None, 0)] * len(st.melds)
+    melds = [McrMeld(type=x.type.value, tile=x.tile, claimed=c, offer=o) for x, (c, o) in zip(st.melds, info)]
+    winds = obs.get("seat_winds") or list(_MCR_WINDS)
+    seat_wind = _MCR_WINDS.index(winds[seat]) if winds[seat] in _MCR_WINDS else 0
+    prevalent = obs.get("prevalent_wind")
+    prevalent_wind = _MCR_WINDS.index(prevalent) if prevalent in _MCR_WINDS else 0
+    legal = m.legal_actions(seat)
+    return {"hand": hand, "melds": melds, "seat_wind": seat_wind, "prevalent_wind": prevalent_wind,
+            "visible": _visible_counts(m, obs), "min_fan": rules.min_fan,
+            "discards": sorted({x.tile for x in legal if x.type == "discard" and x.tile is not None})}
+
+
+def _mcr_hint_compute(inputs: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hint of :func:`_mcr_hint` from its inputs (a pure function of them)."""
+    from ..families.mcr.waits import mcr_waits, shanten_mcr
+
+    hand, melds, visible, min_fan = inputs["hand"], inputs["melds"], inputs["visible"], inputs["min_fan"]
+    seat_wind, prevalent_wind = inputs["seat_wind"], inputs["prevalent_wind"]
+    out: list[dict[str, Any]] = []
+    for k in inputs["discards"]:
+        rest = list(hand)
+        rest.remove(k)
+        ws = mcr_waits(rest, melds, seat_wind=seat_wind, prevalent_wind=prevalent_wind, min_fan=min_fan)
+        counts = [0] * 34
+        for t in rest:
+            counts[t] += 1
+        improving = []
+        for d in range(34):
+            live = max(0, 4 - visible[d])  # the discard stays seen: in the pond instead of the hand
+            if not live or counts[d] >= 4:
+                continue
+            counts[d] += 1
+            if shanten_mcr(counts, len(melds)) < ws.shanten:
+                improving.append((d, live))
+            counts[d] -= 1
+        waits: list[dict[str, Any]] = []
+        for w in ws.waits:
+            drawn, claimed = w.self_drawn, w.discard
+            waits.append({
+                "tile": TILE_TEXT[w.tile],
+                "fan": drawn.fan,
+                "name": drawn.names,
+                "win": drawn.win,
+                "fans": [{"code": f.code, "name": f.chinese, "en": f.english, "fan": f.fan, "count": f.count}
+                         for f in drawn.fans],
+                "live": max(0, 4 - visible[w.tile]),
+                "discard": {"fan": claimed.fan, "win": claimed.win},
+            })
+        winning = [w for w in waits if w["win"] or w["discard"]["win"]]
+        ev = sum(w["live"] * w["fan"] for w in winning)
+        n_live = sum(w["live"] for w in winning)
+        best = max((w["fan"] for w in winning), default=0)
+        if winning:
+            kinds = f"{len(winning)} winning tile{'s' if len(winning) > 1 else ''}"
+            summary = f"ready: {kinds}, {n_live} live, up to {best} fan"
+            summary_zh = f"听牌：{len(winning)} 种和张，剩 {n_live} 张，最多 {best} 番"
+        elif waits:
+            summary = f"ready, but no wait reaches {min_fan} fan"
+            summary_zh = f"听牌，但不够 {min_fan} 番起和"
+        else:
+            n_imp = sum(n for _, n in improving)
+            summary = f"{ws.shanten} from ready, {n_imp} tiles improve"
+            summary_zh = f"{ws.shanten} 向听，{n_imp} 张进张"
+        out.append({
+            "tile": TILE_TEXT[k], "wild": False, "shanten": ws.shanten, "waits": waits,
+            "improving": sum(n for _, n in improving),
+            "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in improving],
+            "ev": ev, "summary": summary, "summary_zh": summary_zh,
+        })
+    # a live win first (by live tiles × fan), then nearer to ready, then more tiles that improve
+    order = sorted(out, key=lambda e: (-(e["ev"] > 0), -e["ev"], e["shanten"], -e["improving"], e["tile"]))
+    for rank, e in enumerate(order, 1):
+        e["rank"] = rank
+    return order
+
+
 def frames(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """One frame per step of a stored match: the events of that step and the whole state after it."""
     out: list[dict[str, Any]] = []
@@ -423,6 +546,8 @@ def named(events: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
     either language.  The record itself keeps the codes only."""
     if not any(e.get("type") == "hora" for e in events):
         return events
+    if family == "mcr":
+        return [{**e, "elements_detail": _mcr_fan_names(e)} if e.get("type") == "hora" else e for e in events]
     if family == "beijing":
         from ..families.beijing.elements import ELEMENT_BY_CODE as BEIJING_ELEMENTS
 
@@ -439,6 +564,150 @@ def named(events: list[dict[str, Any]], family: str) -> list[dict[str, Any]]:
             e = {**e, "elements_detail": detail}
         out.append(e)
     return out
+
+
+def _mcr_fan_names(hora: dict[str, Any]) -> list[dict[str, Any]]:
+    """An MCR win's fans by name (M3), from its ``fans`` (code, Chinese name, value, count; or its
+    ``elements`` codes): code, Chinese, English, a fan counted n times marked ``×n``."""
+    from ..families.mcr.fans import FAN_BY_CODE
+
+    fans = hora.get("fans")
+    if not isinstance(fans, list):
+        fans = [{"code": c, "count": 1} for c in hora.get("elements") or []]
+    out = []
+    for f in fans:
+        fan = FAN_BY_CODE.get(f.get("code", ""))
+        zh = fan.chinese if fan is not None else f.get("name") or f.get("code", "")
+        en = fan.english if fan is not None else f.get("code", "")
+        times = f"×{f['count']}" if f.get("count", 1) > 1 else ""
+        out.append({"code": f.get("code"), "chinese": zh + times, "english": en + (f" {times}" if times else "")})
+    return out
+
+
+def mcr_win_detail(hora: dict[str, Any], rules: McrRules) -> dict[str, Any]:
+    """An MCR win as the settlement explains it (M3, M4): each fan with its Chinese and English
+    names, its value and how many times it counts (花牌, the flowers, last: not part of ``fan``,
+    which the 8-fan minimum is judged on), and the sum: ``formula`` / ``formula_en``, e.g.
+    ``24番 + 花牌 2 = 26`` / ``24 fan + 2 flowers = 26``."""
+    from ..families.mcr.fans import FAN_BY_CODE
+
+    fans = []
+    for f in hora.get("fans") or []:
+        fan = FAN_BY_CODE.get(f["code"])
+        fans.append({"code": f["code"], "chinese": f.get("name") or (fan.chinese if fan else f["code"]),
+                     "english": fan.english if fan is not None else f["code"], "fan": f["fan"],
+                     "count": f["count"], "total": f["fan"] * f["count"], "flower": f["code"] == "flower_tiles"})
+    fan, flowers, total = hora["fan"], hora.get("flowers", 0), hora.get("total", hora["fan"])
+    if flowers:
+        formula = f"{fan}番 + 花牌 {flowers} = {total}"
+        formula_en = f"{fan} fan + {flowers} flower{'s' if flowers > 1 else ''} = {total}"
+    else:
+        formula, formula_en = f"{fan}番", f"{fan} fan"
+    counted = sum(f["total"] for f in fans if not f["flower"])
+    if counted != fan:  # the engine is the authority: its sum, whatever the list says
+        log.warning("MCR fan %s listed as %s (%s)", fan, counted, hora.get("fans"))
+    target = hora.get("target")
+    return {
+        "seat": hora["actor"],
+        "tile": hora["pai"],
+        "hand": hora["hand"],
+        "melds": hora["melds"],
+        "fan": fan,
+        "flowers": flowers,
+        "total": total,
+        "min_fan": rules.min_fan,
+        "name": hora["name"],
+        "fans": fans,
+        "formula": formula,
+        "formula_en": formula_en,
+        "self_drawn": bool(hora.get("self_drawn")),
+        "rob_kong": bool(hora.get("rob_kong")),
+        "about_kong": bool(hora.get("about_kong")),
+        "wall_last": bool(hora.get("wall_last")),
+        "fourth_tile": bool(hora.get("fourth_tile")),
+        "from": target if not hora.get("self_drawn") and target != hora["actor"] else None,
+    }
+
+
+def mcr_payments_detail(hora: dict[str, Any] | None, payments: Sequence[dict[str, Any]],
+                        rules: McrRules) -> list[dict[str, Any]]:
+    """Each payment of an MCR hand with how it is reached (M4): the discarder of a discard win (or
+    the robbed kong's declarer) pays 8 + the total, each other player 8; a self-drawn win, 8 + the
+    total each; all times ``base``.  ``terms`` are the summands (``[8, 24]`` or ``[8]``),
+    ``formula`` / ``formula_en`` the sum: ``8 + 24 = 32``, ``8``, ``(8 + 24) × 2 = 64``.  A payment
+    the rule does not explain gets its amount alone (and a warning in the log)."""
+    from ..families.mcr.rules import BASIC_PAYMENT
+
+    base = rules.base
+    out = []
+    for pay in payments:
+        d = dict(pay)
+        terms: list[int] = []
+        if hora is not None and pay["reason"] == "win":
+            source = None if hora.get("self_drawn") else hora.get("target")
+            total = hora.get("total", hora["fan"])
+            terms = [BASIC_PAYMENT, total] if source is None or pay["payer"] == source else [BASIC_PAYMENT]
+        amount = sum(terms) * base
+        if not terms or amount != pay["amount"]:
+            if terms:
+                log.warning("MCR payment %s not explained by %s × %s", pay, terms, base)
+            terms = []
+            formula = str(pay["amount"])
+        else:
+            text = " + ".join(map(str, terms))
+            formula = text if len(terms) == 1 else f"{text} = {sum(terms)}"
+            if base != 1:
+                formula = (f"({text})" if len(terms) > 1 else text) + f" × {base} = {amount}"
+        d["terms"], d["base"] = terms, base
+        d["formula"] = d["formula_en"] = formula
+        out.append(d)
+    return out
+
+
+def mcr_arrangement(hora: dict[str, Any], rules: McrRules) -> dict[str, Any] | None:
+    """The winning arrangement of an MCR win, re-scored from its ``hora`` event (M3):
+    ``shape`` (``standard``, ``seven_pairs``, ``thirteen_orphans``, ``knitted``,
+    ``knitted_straight``, ``nine_gates``) and ``groups`` (``kind``: ``chow``, ``pung``, ``kong``,
+    ``pair``, ``knitted``, ``single``; ``tiles``; ``concealed``; ``winning``: the winning tile's
+    index in the group that holds it, else null), and ``winning_group``.  None when re-scoring does
+    not give the engine's fan (logged: the engine is the authority)."""
+    try:
+        from ..families.mcr.score import McrMeld, McrSituation, score_mcr
+
+        melds = []
+        for text, c in zip(hora["melds"], hora.get("claims") or [{}] * len(hora["melds"]), strict=True):
+            mt = Meld.parse(text)
+            claimed = Tile.parse(c["claimed"]) if c.get("claimed") else None
+            melds.append(McrMeld(type=mt.type.value, tile=mt.tile, claimed=claimed, offer=int(c.get("offer") or 0)))
+        sit = McrSituation(self_drawn=bool(hora["self_drawn"]), fourth_tile=bool(hora.get("fourth_tile")),
+                           about_kong=bool(hora.get("about_kong")), wall_last=bool(hora.get("wall_last")),
+                           seat_wind=int(hora.get("seat_wind") or 0), prevalent_wind=int(hora.get("prevalent_wind") or 0),
+                           flowers=int(hora.get("flowers") or 0))
+        res = score_mcr([Tile.parse(x) for x in hora["hand"]], Tile.parse(hora["pai"]), melds, sit,
+                        min_fan=rules.min_fan)
+        if not res.win or res.fan != hora["fan"] or [f.code for f in res.fans] != list(hora["elements"]):
+            log.warning("re-scoring the MCR win %s does not give the engine's result", hora)
+            return None
+        groups = [g.to_dict() for g in res.groups]
+    except (ValueError, KeyError, TypeError) as e:  # InvalidMcrHand and TileError are ValueErrors
+        log.warning("the MCR win %s cannot be re-scored: %s", hora, e)
+        return None
+    # the winning tile is in a group the hand made, not in a declared meld: the melds' groups are
+    # matched first, then the first other group holding the tile is the winning one
+    fixed = [sorted(TILE_TEXT[t] for t in Meld.parse(x).tiles) for x in hora["melds"]]
+    winning_group = None
+    for i, g in enumerate(groups):
+        g["winning"] = None
+        if g["kind"] == "kong" and g["concealed"]:
+            g["kind"] = "ankong"  # 暗杠, as the other families name a concealed kong
+        key = sorted(g["tiles"])
+        if key in fixed and (not g["concealed"] or len(key) == 4):  # a claimed meld, or a concealed kong
+            fixed.remove(key)
+            continue
+        if winning_group is None and hora["pai"] in g["tiles"]:
+            winning_group = i
+            g["winning"] = g["tiles"].index(hora["pai"])
+    return {"shape": res.shape, "groups": groups, "winning_group": winning_group}
 
 
 def elements_detail(codes: Sequence[str], rules: Rules | None = None) -> list[dict[str, Any]]:
@@ -937,6 +1206,7 @@ class Room:
         self.rng = random.Random(self.seed ^ 0x5EED)
         self._bots: dict[str, Bot] = {}
         self._hints: dict[int, tuple[int, list[dict[str, Any]]]] = {}  # seat -> (version, hint)
+        self._hint_waiting: dict[tuple[int, int], list[Connection]] = {}  # (seat, version) -> who asked
         self._wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
@@ -1043,14 +1313,15 @@ class Room:
             # what the win would score tells this seat's hand: only in this seat's own state
             preview = m.win_preview(seat)
             if preview is not None:  # the elements' names too, so the button reads in either language
-                preview = {**preview, "elements_detail": named([{"type": "hora", "elements": preview.get("elements") or []}],
-                                                               self.rules.family)[0]["elements_detail"]}
+                shown = {"type": "hora", "elements": preview.get("elements") or [], "fans": preview.get("fans")}
+                preview = {**preview, "elements_detail": named([shown], self.rules.family)[0]["elements_detail"]}
             msg["win_preview"] = preview
         return msg
 
     def _rules_brief(self) -> dict[str, Any]:
         """What the table needs of the rules: the family and preset, the match length, and the
-        options the interface shows (Tianjin: the pulls; Beijing: the scoring column, 混儿悠, 上楼)."""
+        options the interface shows (Tianjin: the pulls; Beijing: the scoring column, 混儿悠, 上楼;
+        MCR: the flowers and the fewest fan to win)."""
         r = self.rules
         out: dict[str, Any] = {"family": r.family, "preset": r.name.split("+")[0], "custom": "+" in r.name,
                                "match_hands": r.match_hands, "match_rounds": r.match_rounds,
@@ -1059,6 +1330,9 @@ class Room:
             out.update(scoring=r.scoring, wilds=r.wilds, hunyou=r.hunyou, upstairs=r.upstairs,
                        max_claims=r.max_claims, claimed_self_draw_only=r.claimed_self_draw_only,
                        discard_pays=r.discard_pays)
+        elif isinstance(r, McrRules):
+            out.update(flowers=r.flowers, min_fan=r.min_fan)
+        out["hints"] = hint_available(r)
         return out
 
     def broadcast(self, make: Callable[[int | None], dict[str, Any] | None]) -> None:
@@ -1265,11 +1539,53 @@ class Room:
         if m.to_act != seat or m.phase != "turn" or self.saving:
             conn.send(error("hints are given on your turn, before a discard", "not_your_turn"))
             return
+        if not hint_available(self.rules):  # the family has no advisor here: say so, guess nothing
+            conn.send({"type": "hint", "version": self.version, "discards": [], "available": False})
+            return
         cached = self._hints.get(seat)
+        if isinstance(self.rules, McrRules) and (cached is None or cached[0] != self.version):
+            self._mcr_hint_later(conn, m, seat)
+            return
         if cached is None or cached[0] != self.version:  # one computation per state, however often asked
-            cached = (self.version, hint(m, seat))
+            try:
+                cached = (self.version, hint(m, seat))
+            except Exception:  # an advisor's bug costs the hint, never the table
+                log.exception("room %s: the hint for seat %d failed", self.id, seat)
+                conn.send({"type": "hint", "version": self.version, "discards": [], "available": False})
+                return
             self._hints[seat] = cached
-        conn.send({"type": "hint", "version": self.version, "discards": cached[1]})
+        conn.send({"type": "hint", "version": self.version, "discards": cached[1], "available": True})
+
+    def _mcr_hint_later(self, conn: Connection, m: Match, seat: int) -> None:
+        """MCR's hint takes up to a second on a far hand (the shanten of every shape after every
+        discard and draw): its inputs are copied here, it is computed in a worker thread, and the
+        answer (with the version it is for) is sent when ready; the table goes on meanwhile.  One
+        computation per seat and version, however often asked."""
+        version = self.version
+        waiting = self._hint_waiting.setdefault((seat, version), [])
+        waiting.append(conn)
+        if len(waiting) > 1:
+            return
+        try:
+            inputs = _mcr_hint_inputs(m, seat, self.rules)  # type: ignore[arg-type]
+        except Exception:
+            log.exception("room %s: the hint for seat %d failed", self.id, seat)
+            inputs = None
+
+        async def compute() -> None:
+            discards: list[dict[str, Any]] | None = None
+            if inputs is not None:
+                try:
+                    discards = await asyncio.get_running_loop().run_in_executor(None, _mcr_hint_compute, inputs)
+                except Exception:  # an advisor's bug costs the hint, never the table
+                    log.exception("room %s: the hint for seat %d failed", self.id, seat)
+            if discards is not None:
+                self._hints[seat] = (version, discards)
+            msg = {"type": "hint", "version": version, "discards": discards or [], "available": discards is not None}
+            for c in self._hint_waiting.pop((seat, version), []):
+                c.send(msg)
+
+        self.spawn(compute(), "hint")
 
     # ---- changing the match ---------------------------------------------------------------
 
@@ -1433,6 +1749,8 @@ class Room:
         assert m is not None
         if isinstance(self.rules, BeijingRules):
             return self._beijing_settlement(hand_events, self.rules)
+        if isinstance(self.rules, McrRules):
+            return self._mcr_settlement(hand_events, self.rules)
         kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
         end = next(e for e in hand_events if e["type"] == "end_kyoku")
         hora = next((e for e in hand_events if e["type"] == "hora"), None)
@@ -1530,6 +1848,51 @@ class Room:
             "win": win,
             "hands": self._revealed(kyoku),
             "payments": beijing_payments_detail(hora, kyoku, hand_events, end["payments"], rules),
+            "deltas": end["deltas"],
+            "scores": end["scores"],
+            "over": m.is_over,
+            "next_in": self.lobby.next_delay if not m.is_over else None,
+        }
+        self._standings(msg, names)
+        return msg
+
+    def _mcr_settlement(self, hand_events: list[dict[str, Any]], rules: McrRules) -> dict[str, Any]:
+        """An MCR hand's settlement (M3, M4): the winds of the hand, every seat's flowers, the win
+        explained fan by fan (:func:`mcr_win_detail`) with its arrangement (:func:`mcr_arrangement`),
+        and every payment with its sum (:func:`mcr_payments_detail`)."""
+        m = self.match
+        assert m is not None
+        kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
+        end = next(e for e in hand_events if e["type"] == "end_kyoku")
+        hora = next((e for e in hand_events if e["type"] == "hora"), None)
+        names = [self.player_at(s).name for s in range(SEATS)]
+        flowers: list[list[str]] = [[] for _ in range(SEATS)]
+        for e in hand_events:
+            if e["type"] == "flower":
+                flowers[e["actor"]].append(e["pai"])
+        hands = self._revealed(kyoku)
+        if hands is not None:
+            hands = [{**h, "flowers": flowers[s]} for s, h in enumerate(hands)]
+        win = None
+        if hora:
+            win = mcr_win_detail(hora, rules)
+            win["arrangement"] = mcr_arrangement(hora, rules)
+        dealer = kyoku["dealer"]
+        msg: dict[str, Any] = {
+            "type": "settlement",
+            "family": rules.family,
+            "preset": rules.name.split("+")[0],
+            "hand": kyoku["hand"],
+            "round": kyoku["round"],
+            "dealer": dealer,
+            "prevalent_wind": _MCR_WINDS[int(kyoku.get("prevalent_wind") or 0) % SEATS],
+            "seat_winds": [_MCR_WINDS[(s - dealer) % SEATS] for s in range(SEATS)],
+            "flowers": flowers,
+            "names": names,
+            "winner": hora["actor"] if hora else -1,
+            "win": win,
+            "hands": hands,
+            "payments": mcr_payments_detail(hora, end["payments"], rules),
             "deltas": end["deltas"],
             "scores": end["scores"],
             "over": m.is_over,

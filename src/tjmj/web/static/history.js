@@ -8,9 +8,10 @@ const PAGE = 25;
 let offset = 0;
 let matches = [];
 
-const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing" };
+const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing", mcr: "family_mcr" };
 const PRESET_NAMES = {
   classic: "preset_name_classic", yiyou: "preset_name_yiyou", beijing: "preset_name_beijing", beijing_a: "preset_name_beijing_a",
+  mcr: "preset_name_mcr",
 };
 const STATUS_NAMES = {
   playing: "status_playing", finished: "status_finished", abandoned: "status_abandoned", waiting: "status_waiting",

@@ -10,8 +10,8 @@
 
 const STRINGS = {
   title: ["天津麻将", "Tianjin Mahjong"],
-  subtitle: ["天津麻将：混儿、捉伍、龙、坐庄拉庄；北京麻将：吃、点炮、混儿悠、上楼",
-    "Tianjin mahjong (wilds, zhuowu, dragons, sitting and pulling) and Beijing mahjong (chi, winning on a discard, hunyou, going upstairs)"],
+  subtitle: ["天津麻将：混儿、捉伍、龙、坐庄拉庄；北京麻将：吃、点炮、混儿悠、上楼；国标麻将：八番起和、花牌",
+    "Tianjin mahjong (wilds, zhuowu, dragons, sitting and pulling), Beijing mahjong (chi, winning on a discard, hunyou, going upstairs) and Chinese Official mahjong (8 fan to win, flowers)"],
   your_name: ["你的名字", "Your name"],
   quick: ["和三个机器人打一局", "Play against three bots"],
   quick_note: ["马上开始：4 局，高手机器人", "Starts at once: 4 hands against the strong bots"],
@@ -338,6 +338,26 @@ const STRINGS = {
   preset_name_yiyou: ["一游", "yiyou"],
   preset_name_beijing: ["北京 B", "beijing (B)"],
   preset_name_beijing_a: ["北京 A", "beijing_a (A)"],
+  // Chinese Official mahjong (国标麻将, MCR): flowers, winds, fans (docs/rules/MCR.md M1–M4)
+  ev_flower: ["{0} 补花 {1}", "{0} sets aside a flower: {1}"],
+  flowers: ["花牌", "Flowers"],
+  flowers_of: ["{0} 的花牌", "{0}'s flowers"],
+  prevalent_wind: ["圈风", "Prevalent wind"],
+  seat_wind: ["门风", "Your seat wind"],
+  winds_box: ["圈风和门风", "Prevalent and seat wind"],
+  seat_wind_mark: ["门风{0}", "{0} wind"],
+  seat_wind_title: ["本局的门风（门风刻算 2 番）", "This seat's wind this hand (a pung of it scores 2 fan)"],
+  settle_winds: ["圈风{0} · 庄家 {1}", "Prevalent wind {0} · dealer {1}"],
+  fan_flowers_one: ["{1} 番（{2} + 花牌 {0}）", "{1} fan ({2} + {0} flower)"],
+  fan_flowers_other: ["{1} 番（{2} + 花牌 {0}）", "{1} fan ({2} + {0} flowers)"],
+  fans: ["番种", "Fans"],
+  fan_value: ["番数", "Fan"],
+  fan_how: ["番数相加（至少 {0} 番才能和，花牌不算在内）", "The fans add up (a win needs {0}, flowers not counted)"],
+  hint_unavailable: ["这个玩法暂时没有提示", "Hints are not available for this game yet"],
+  group_chow: ["顺子", "chow"],
+  group_pung: ["刻子", "pung"],
+  group_knitted: ["组合龙", "knitted straight"],
+  group_single: ["单张", "single"],
 };
 
 const KEY = "tjmj.lang";

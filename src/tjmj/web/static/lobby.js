@@ -12,9 +12,10 @@ function name() {
 }
 
 // each family's presets, its default first (the server checks them: POST /api/rooms)
-const PRESETS = { tianjin: ["classic", "yiyou"], beijing: ["beijing", "beijing_a"] };
+const PRESETS = { tianjin: ["classic", "yiyou"], beijing: ["beijing", "beijing_a"], mcr: ["mcr"] };
 const PRESET_TEXT = {
   classic: "preset_classic", yiyou: "preset_yiyou", beijing: "preset_beijing", beijing_a: "preset_beijing_a",
+  mcr: "preset_mcr",
 };
 
 function fillPresets() {

@@ -9,7 +9,12 @@ const HONOR_EN = ["East", "South", "West", "North", "Red", "Green", "White"];
 const HONOR_LONG_EN = ["East wind", "South wind", "West wind", "North wind", "Red dragon", "Green dragon", "White dragon"];
 const SUIT_ZH = { m: "万", p: "饼", s: "条" };
 const SUIT_EN = { m: "characters", p: "dots", s: "bamboo" };
-const SUIT_ORDER = { m: 0, p: 1, s: 2, z: 3 };
+const SUIT_ORDER = { m: 0, p: 1, s: 2, z: 3, f: 4 };
+// MCR's flowers (M1), 1f–8f
+const FLOWER_ZH = ["春", "夏", "秋", "冬", "梅", "兰", "竹", "菊"];
+const FLOWER_EN = ["Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum"];
+const WIND_WORD_EN = { E: "East", S: "South", W: "West", N: "North" };
+const WIND_ZH = { E: "东", S: "南", W: "西", N: "北" };
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -31,6 +36,7 @@ export function tileName(tile) {
   const n = Number(tile[0]);
   const s = tile[1];
   if (s === "z") return lang() === "zh" ? HONOR_ZH[n - 1] : HONOR_EN[n - 1];
+  if (s === "f") return lang() === "zh" ? FLOWER_ZH[n - 1] : FLOWER_EN[n - 1];
   return lang() === "zh" ? NUM_ZH[n - 1] + SUIT_ZH[s] : `${n} ${SUIT_EN[s]}`;
 }
 
@@ -73,6 +79,7 @@ export function tileWords(tile, opts = {}) {
 function tileNameLong(tile) {
   const n = Number(tile[0]);
   if (tile[1] === "z") return HONOR_LONG_EN[n - 1];
+  if (tile[1] === "f") return `${FLOWER_EN[n - 1]} (flower ${n})`;
   return `${n} of ${SUIT_EN[tile[1]]}`;
 }
 
@@ -165,6 +172,25 @@ export function diceText(dice) {
   return parts.filter(Boolean).join(" · ");
 }
 
+// A wind given by its letter (MCR's 圈风 and 门风, "E"…"N"), as a word: 东 / East
+export function windWord(letter) {
+  return lang() === "zh" ? WIND_ZH[letter] || letter : WIND_WORD_EN[letter] || letter;
+}
+
+// The honour tile of a wind letter: "E" → "1z"
+export function windTile(letter) {
+  const i = ["E", "S", "W", "N"].indexOf(letter);
+  return i >= 0 ? `${i + 1}z` : null;
+}
+
+// A seat's flowers (MCR M1: laid aside face up, public), as a row of small tiles
+export function flowersEl(list, size = "xs", label = "") {
+  if (!list || !list.length) return null;
+  const words = list.map((x) => tileWords(x)).join(", ");
+  return el("span", { class: "flowers", role: "img", "aria-label": `${label || t("flowers")}: ${words}`, title: words },
+    list.map((x) => tileImg(x, { size, decorative: true })));
+}
+
 export function windOf(seat) {
   if (seat === null || seat === undefined || seat < 0) return "";
   return lang() === "zh" ? WINDS_ZH[seat] : WINDS_EN[seat];
@@ -195,8 +221,9 @@ export function eventText(ev, names, me, all = false) {
     case "ankan": return ev.gold ? t("ev_gold", who(ev.actor), tileT(ev.consumed[0])) : t("ev_ankong", who(ev.actor));
     case "kakan": return t("ev_kakan", who(ev.actor), tileT(ev.pai));
     case "chan": return t("ev_chan");
+    case "flower": return t("ev_flower", who(ev.actor), tileT(ev.pai));
     case "hora": return ev.value !== undefined ? t("ev_win_value", who(ev.actor), winName(ev), ev.value)
-      : t("ev_win", who(ev.actor), winName(ev), ev.fan);
+      : t("ev_win", who(ev.actor), winName(ev), ev.total !== undefined ? ev.total : ev.fan);
     case "ryukyoku": return t("ev_drawn");
     case "end_game": return t("ev_end");
     default: return null;

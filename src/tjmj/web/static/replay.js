@@ -7,8 +7,8 @@
 // where the next deal comes in the same frame as the end of a hand.
 import { applyI18n, langToggle, t, tn } from "./i18n.js";
 import {
-  api, diceText, discardsEl, el, errorText, eventText, meldEl, playerName, seatLabel, signedDelta, sortTiles,
-  tileImg, windOf, winName,
+  api, diceText, discardsEl, el, errorText, eventText, flowersEl, meldEl, playerName, seatLabel, signedDelta, sortTiles,
+  tileImg, windOf, windTile, windWord, winName,
 } from "./render.js";
 
 const matchId = location.pathname.split("/").filter(Boolean).pop();
@@ -24,8 +24,9 @@ let timer = null;
 
 const PRESET_NAMES = {
   classic: "preset_name_classic", yiyou: "preset_name_yiyou", beijing: "preset_name_beijing", beijing_a: "preset_name_beijing_a",
+  mcr: "preset_name_mcr",
 };
-const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing" };
+const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing", mcr: "family_mcr" };
 const REASONS = {
   win: "reason_win", kong: "reason_kong", chan: "reason_chan", penalty: "reason_penalty", shaozhuang: "reason_shaozhuang",
 };
@@ -98,6 +99,8 @@ function handEl(seat, st, step, size) {
         el("span", { class: "rp-winlabel" }, t("winning_tile"))));
     const melds = hora.melds || [];
     if (melds.length) box.append(el("span", { class: "rp-melds" }, melds.map((m) => meldEl(m, wilds, size))));
+    const fl = flowersEl(st.flowers, "xs");
+    if (fl) box.append(fl);
     return box;
   }
   const hand = sortTiles(st.hand || []);
@@ -109,6 +112,8 @@ function handEl(seat, st, step, size) {
   box.append(el("span", { class: "rp-tiles" }, hand.map(tile)));
   if (drawn) box.append(el("span", { class: "rp-drawn" }, tile(drawn)));
   if (st.melds && st.melds.length) box.append(el("span", { class: "rp-melds" }, st.melds.map((m) => meldEl(m, wilds, size))));
+  const fl = flowersEl(st.flowers, "xs"); // MCR's flowers, laid aside face up (M1)
+  if (fl) box.append(fl);
   return box;
 }
 
@@ -126,6 +131,7 @@ function seatEl(seat, step, shown) {
   if (s.dealer === seat) marks.push(el("span", { class: "rp-mark dealer", title: t("dealer") }, t("dealer_short")));
   if (s.dealer === seat && s.sit) marks.push(el("span", { class: "rp-mark sit" }, t("sat")));
   if (s.pulls && s.pulls[seat]) marks.push(el("span", { class: "rp-mark pull" }, t("pulled", s.pulls[seat])));
+  if (s.seat_winds && s.seat_winds[seat]) marks.push(el("span", { class: "rp-mark seatwind", title: t("seat_wind_title") }, t("seat_wind_mark", windWord(s.seat_winds[seat]))));
   const st = s.seats ? s.seats[seat] : null;
   if (st && st.hunyou) marks.push(el("span", { class: "rp-mark hunyou" }, t("hunyou_mark")));
   if (st && st.xiaoxianggong) marks.push(el("span", { class: "rp-mark xxg" }, t("xiaoxianggong")));
@@ -164,7 +170,8 @@ function settlementEl(step, shown) {
     if (hora.kong_draw) flags.push(t("kong_draw"));
     if (hora.tianhu) flags.push(t("tianhu"));
     if (hora.last_tile) flags.push(t("last_tile"));
-    const value = hora.value !== undefined ? t("value_n", hora.value) : t("fan_n", hora.fan);
+    const value = hora.value !== undefined ? t("value_n", hora.value)
+      : t("fan_n", hora.total !== undefined ? hora.total : hora.fan);
     parts.push(el("p", { class: "rp-combo" }, [winName(hora), value, ...flags].filter(Boolean).join(" · ")));
   } else {
     parts.push(el("p", { class: "rp-winline" }, t("drawn_hand")));
@@ -202,6 +209,10 @@ function centerEl(step, shown) {
   if (bj && s.seats) info.push(el("div", { class: "rp-wall" }, tn("reserve_line", s.wall_left, s.reserve)));
   else if (s.seats) info.push(el("div", { class: "rp-wall" }, tn("tiles_left_n", s.wall_left)));
   if (s.dice) info.push(el("div", { class: "rp-dice", title: t("dice") }, diceText(s.dice)));
+  if (s.prevalent_wind) { // MCR M1: the prevalent wind of the hand
+    info.push(el("div", { class: "rp-indicator rp-winds" }, el("span", { class: "rp-lbl" }, t("prevalent_wind")),
+      tileImg(windTile(s.prevalent_wind), { size: "sm", decorative: true }), el("span", { class: "sr-only" }, windWord(s.prevalent_wind))));
+  }
   const marks = [];
   if (bj && s.upstairs) marks.push(el("span", { class: "rp-mark upstairs" }, t("upstairs_mark")));
   if (bj && s.shaozhuang) marks.push(el("span", { class: "rp-mark shaozhuang" }, t("shaozhuang_mark", s.shaozhuang)));

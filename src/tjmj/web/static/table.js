@@ -1,9 +1,10 @@
 // The table: a seat (or a spectator) over the WebSocket; the server decides everything, this page
 // only draws what the engine lets this seat see and sends the actions it offers.
-import { applyI18n, lang, langToggle, t } from "./i18n.js";
+import { applyI18n, lang, langToggle, t, tn } from "./i18n.js";
 import {
-  api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, loadSeat, meldEl, saveName, saveSeat,
-  playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf,
+  api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, flowersEl, loadSeat, meldEl, saveName,
+  saveSeat, playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf, windTile,
+  windWord,
 } from "./render.js";
 import { sound } from "./sound.js";
 
@@ -285,13 +286,25 @@ function maybeAnnounceTurn() {
 
 // ---- rendering -----------------------------------------------------------------------------
 
-// the rule family of the table: "tianjin" or "beijing" (each has its own phases, buttons and settlement)
+// the rule family of the table: "tianjin", "beijing" or "mcr" (each has its own phases, buttons and
+// settlement); the actions themselves (chi, 和 on a discard, kongs…) come from the server, so one code
+// path draws every family's buttons
 function family() {
   if (state && state.rules && state.rules.family) return state.rules.family;
   return info && info.rules && info.rules.family ? info.rules.family : "tianjin";
 }
 
-function beijing() { return family() === "beijing"; }
+// What the table shows differently per family. wildCostsWin: discarding a wild makes one 小相公 (R2),
+// so it asks first; indicatorLabels: the names of the indicator box (none: the family has no
+// wilds); reserve: the tiles before 荒牌 and the reserve (B1); bjMarks: 上楼 and 烧庄 (B6); passedWin:
+// the 过手 lock (B4); winds: 圈风 and 门风 (MCR M1); flowers: the flowers laid aside (MCR M1).
+const CAPS = {
+  tianjin: { wildCostsWin: true, indicatorLabels: ["indicator", "wilds"] },
+  beijing: { indicatorLabels: ["indicator_bj", "wild_bj"], reserve: true, bjMarks: true, passedWin: true },
+  mcr: { winds: true, flowers: true },
+};
+
+function caps() { return CAPS[family()] || CAPS.tianjin; }
 
 function presetName(p) {
   const key = `preset_name_${p}`;
@@ -382,7 +395,7 @@ function rulesLine() {
   if (!info || !info.rules) return "";
   const r = info.rules;
   const parts = [`${t("preset")}: ${rulesName(r)}`,
-    r.match_hands ? t("hands_n", r.match_hands) : t("full_match"),
+    r.match_hands ? tn("hands_n", r.match_hands) : t("full_match"),
     `${t("bot_strength")}: ${botName(info.bots)}`,
     `${t("timer")}: ${info.timer_s ? t("seconds_n", info.timer_s) : t("no_timer")}`];
   return parts.join(" · ");
@@ -407,9 +420,9 @@ async function joinRoom(name) {
 function renderTop() {
   const o = state.obs;
   // hand_number counts finished hands: once the match is over there is no next hand to name
-  const bits = over() ? [t("match_over"), t("hands_n", o.hand_number)]
+  const bits = over() ? [t("match_over"), tn("hands_n", o.hand_number)]
     : [t("hand_of", o.hand_number + 1), t("round_of", o.round + 1)];
-  if (state.rules) bits.push(rulesName(state.rules) + (state.rules.match_hands ? ` · ${t("hands_n", state.rules.match_hands)}` : ""));
+  if (state.rules) bits.push(rulesName(state.rules) + (state.rules.match_hands ? ` · ${tn("hands_n", state.rules.match_hands)}` : ""));
   $("handinfo").textContent = bits.join(" · ");
 }
 
@@ -446,6 +459,9 @@ function seatHeader(s) {
     if (o.dealer === s && o.sit) marks.push(el("span", { class: "mark sit" }, t("sat")));
     if (o.pulls && o.pulls[s]) marks.push(el("span", { class: "mark pull" }, t("pulled", o.pulls[s])));
   }
+  if (caps().winds && o.seat_winds && o.seat_winds[s] && !over()) { // MCR M1: the seat's wind this hand
+    marks.push(el("span", { class: "mark seatwind", title: t("seat_wind_title") }, t("seat_wind_mark", windWord(o.seat_winds[s]))));
+  }
   const st = o.seats ? o.seats[s] : null;
   if (st && st.xiaoxianggong) marks.push(el("span", { class: "mark xxg" }, t("xiaoxianggong")));
   if (st && st.hunyou) marks.push(el("span", { class: "mark hunyou", title: t("hunyou_tip") }, t("hunyou_mark")));
@@ -481,7 +497,10 @@ function renderSeat(pos) {
       });
       parts.push(el("div", { class: "concealed" }, backsEl(st.hand_size, pos === 2 ? "xs" : "xxs"),
         el("span", { class: "count" }, t("tiles_n", st.hand_size)),
-        el("span", { class: "melds" }, melds)));
+        el("span", { class: "melds" }, melds),
+        caps().flowers ? flowersEl(st.flowers, "xs", t("flowers_of", seatLabel(s, state.names))) : null));
+    } else if (caps().flowers && st.flowers && st.flowers.length) { // yours: above your pond (the hand row is full)
+      parts.push(el("div", { class: "myflowers" }, flowersEl(st.flowers, "xs", t("flowers_of", seatLabel(s, state.names)))));
     }
     const perRow = pos === 0 || pos === 2 ? 12 : 6;
     const last = lastDiscard && lastDiscard.actor === s;
@@ -519,21 +538,30 @@ function renderCenter() {
   const o = state.obs;
   const box = $("center");
   const parts = [];
-  const bj = beijing();
+  const c = caps();
+  const labels = c.indicatorLabels || ["indicator", "wilds"];
   if (o.indicator) {
     parts.push(el("div", { class: "indicator", "data-testid": "wilds" },
-      el("div", { class: "lbl" }, t(bj ? "indicator_bj" : "indicator")), tileImg(o.indicator, { size: "md" }),
-      el("div", { class: "lbl" }, t(bj ? "wild_bj" : "wilds")),
+      el("div", { class: "lbl" }, t(labels[0])), tileImg(o.indicator, { size: "md" }),
+      el("div", { class: "lbl" }, t(labels[1])),
       ...(o.wilds || []).map((w) => tileImg(w, { size: "md", wild: true }))));
   }
-  if (bj && o.seats) { // B1: the tiles normal draws may still take, and the reserve kept back for kongs
-    parts.push(el("div", { class: "wall reserve" }, t("reserve_line", o.wall_left, o.reserve)));
-    parts.push(el("div", { class: "dice", title: t("dice"), "aria-label": `${t("dice")} ${diceText(o.dice)}` }, diceText(o.dice)));
-  } else if (o.indicator) {
-    parts.push(el("div", { class: "wall" }, t("wall_left", o.wall_left)));
-    parts.push(el("div", { class: "dice", title: t("dice"), "aria-label": `${t("dice")} ${diceText(o.dice)}` }, diceText(o.dice)));
+  if (c.winds && o.prevalent_wind) { // MCR M1: no wilds; the prevalent wind, and your seat's wind this hand
+    const mine = me() !== null && o.seat_winds ? o.seat_winds[me()] : null;
+    const windBox = (key, letter) => [el("div", { class: "lbl" }, t(key)),
+      tileImg(windTile(letter), { size: "md", decorative: true }), el("span", { class: "sr-only" }, windWord(letter))];
+    parts.push(el("div", { class: "indicator winds", "data-testid": "winds", role: "group", "aria-label": t("winds_box") },
+      ...windBox("prevalent_wind", o.prevalent_wind), ...(mine ? windBox("seat_wind", mine) : [])));
   }
-  if (bj && !over()) { // B6: 上楼 doubles every payment; 烧庄 makes the dealer pay each other player
+  const dice = () => el("div", { class: "dice", title: t("dice"), "aria-label": `${t("dice")} ${diceText(o.dice)}` }, diceText(o.dice));
+  if (c.reserve && o.seats) { // B1: the tiles normal draws may still take, and the reserve kept back for kongs
+    parts.push(el("div", { class: "wall reserve" }, t("reserve_line", o.wall_left, o.reserve)));
+    parts.push(dice());
+  } else if (o.indicator || (o.seats && o.wall_left !== undefined)) {
+    parts.push(el("div", { class: "wall" }, t("wall_left", o.wall_left)));
+    parts.push(dice());
+  }
+  if (c.bjMarks && !over()) { // B6: 上楼 doubles every payment; 烧庄 makes the dealer pay each other player
     const marks = [];
     if (o.upstairs) marks.push(el("span", { class: "mark upstairs", title: t("upstairs_title") }, t("upstairs_mark")));
     if (o.shaozhuang) marks.push(el("span", { class: "mark shaozhuang", title: t("shaozhuang_title") }, t("shaozhuang_mark", o.shaozhuang)));
@@ -576,10 +604,23 @@ function winLabel(phase) {
 function winWorth() {
   const p = state && state.win_preview;
   if (!p) return "";
-  const worth = p.value !== undefined ? t("value_n", p.value) : t("fan_n", p.fan);
   const detail = p.elements_detail || [];
   const name = lang() === "zh" || !detail.length ? p.name : detail.map((e) => e.english).join(", ");
+  if (p.total !== undefined) { // MCR: the total (flowers apart); the fans are many, the button names the biggest
+    const worth = p.flowers ? tn("fan_flowers", p.flowers, p.total, p.fan) : t("fan_n", p.total);
+    const first = detail.length ? (lang() === "zh" ? detail[0].chinese : detail[0].english) : "";
+    return first ? `${first}${detail.length > 1 ? "…" : ""} · ${worth}` : worth;
+  }
+  const worth = p.value !== undefined ? t("value_n", p.value) : t("fan_n", p.fan);
   return name ? `${name} · ${worth}` : worth;
+}
+
+// Every fan of the win the button offers (MCR: the button names only the biggest), for its tooltip
+function winFans() {
+  const p = state && state.win_preview;
+  if (!p || p.total === undefined) return null;
+  const detail = p.elements_detail || [];
+  return detail.map((e) => (lang() === "zh" ? e.chinese : e.english)).join(lang() === "zh" ? "、" : ", ");
 }
 
 function act(action) {
@@ -607,6 +648,7 @@ function actionButtons(legal) {
     const [kind, arg] = a.split(" ");
     let label = actionText(a);
     if (kind === "win") { const w = winWorth(); if (w) label = `${label} · ${w}`; }
+    const fans = kind === "win" ? winFans() : null;
     let tiles = arg && /^[1-9][mpsz]$/.test(arg) ? [tileImg(arg, { size: "xs", decorative: true })] : [];
     if (kind === "chi") { // the sequence it makes, the claimed tile marked
       tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", decorative: true, cls: o.window && x === o.window.tile ? "claimed" : "" }));
@@ -615,8 +657,9 @@ function actionButtons(legal) {
     const key = keyFor(kind);
     return el("button", {
       class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`, type: "button",
-      "data-action": a, "aria-keyshortcuts": key ? key.toUpperCase() : null,
-      "aria-label": key ? `${label} (${key.toUpperCase()})` : label, onclick: () => act(a),
+      "data-action": a, title: kind === "win" ? fans : null, "aria-keyshortcuts": key ? key.toUpperCase() : null,
+      "aria-label": (key ? `${label} (${key.toUpperCase()})` : label) + (kind === "win" && fans ? `: ${fans}` : ""),
+      onclick: () => act(a),
     }, el("span", { "aria-hidden": "true" }, label), ...tiles, key ? el("span", { class: "key", "aria-hidden": "true" }, key.toUpperCase()) : null);
   });
 }
@@ -666,7 +709,7 @@ function renderHand() {
         btn.addEventListener("click", () => {
           if (picking) { hunyouMode = -1; act(`hunyou ${tile}`); return; }
           // a Tianjin wild discard makes one 小相公 (R2); a Beijing one costs nothing (B2)
-          if (!beijing() && wild && !confirm(t("discard_wild"))) return;
+          if (caps().wildCostsWin && wild && !confirm(t("discard_wild"))) return;
           act(`discard ${tile}`);
         });
         if (h) {
@@ -708,7 +751,7 @@ function renderHand() {
   const hadFocus = box.contains(document.activeElement) && document.activeElement.dataset.testid === "hand-tile";
   const notes = [];
   if (picking) notes.push(el("span", { class: "note hunyou" }, t("hunyou_pick")));
-  if (beijing() && o.passed_win && !over()) notes.push(el("span", { class: "note" }, t("passed_win")));
+  if (caps().passedWin && o.passed_win && !over()) notes.push(el("span", { class: "note" }, t("passed_win")));
   box.replaceChildren(el("div", { class: "actions", "data-testid": "actions", role: "group", "aria-label": t("actions") }, buttons, notes), row);
   if (hadFocus && tilesEls.length) {
     const target = tilesEls.find((b) => b.tabIndex === 0);
@@ -808,7 +851,9 @@ function renderHints() {
   if (!$("hints").checked || me() === null) { panel.hidden = true; return; }
   panel.hidden = false;
   const parts = [el("h3", {}, t("hint_title"))];
-  if (!hints || !state || hints.version !== state.version) {
+  if ((hints && hints.available === false) || (state && state.rules && state.rules.hints === false)) {
+    parts.push(el("p", { class: "muted small" }, t("hint_unavailable")));
+  } else if (!hints || !state || hints.version !== state.version) {
     parts.push(el("p", { class: "muted small" }, t("hint_none")));
   } else {
     // the server ranks the options (rank 1 = best: the chance and value of a legal win)
@@ -907,7 +952,8 @@ function handsUp(s) {
     return el("div", { class: "row", role: "img", "aria-label": `${seatLabel(x, s.names)}: ${sortTiles(h.tiles).map((y) => tileWords(y, { wild: wilds.includes(y) })).join(", ")}` },
       el("span", { class: "who", "aria-hidden": "true" }, seatLabel(x, s.names)),
       ...sortTiles(h.tiles).map((y) => tileImg(y, { size: "xs", wild: wilds.includes(y), decorative: true })),
-      ...(h.melds || []).map((m) => meldEl(m, wilds, "xs")));
+      ...(h.melds || []).map((m) => meldEl(m, wilds, "xs")),
+      flowersEl(h.flowers, "xs", t("flowers_of", seatLabel(x, s.names))));
   }));
 }
 
@@ -960,6 +1006,36 @@ function beijingWin(s, parts) {
     el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
 }
 
+// An MCR hand (M3, M4): who won and how, the hand and its arrangement, each fan with its value and
+// count (花牌 last: not part of the 8 fan a win needs), the flowers and the total.
+function mcrWin(s, parts) {
+  const names = s.names;
+  const w = s.win;
+  const who = seatLabel(w.seat, names);
+  const from = w.from !== null && w.from !== undefined ? seatLabel(w.from, names) : "";
+  const line = w.rob_kong ? t("win_rob", who, from) : from ? t("win_discard", who, from) : t("winner_is", who);
+  parts.push(el("div", { class: "winline" }, line));
+  parts.push(winHand(w, []));
+  const flowers = s.flowers && s.flowers[w.seat];
+  if (flowers && flowers.length) {
+    parts.push(el("div", { class: "winflowers" }, el("span", { class: "muted small" }, `${t("flowers")}:`),
+      flowersEl(flowers, "sm", t("flowers_of", who))));
+  }
+  parts.push(arrangementEl(w.arrangement, []));
+  const zh = lang() === "zh";
+  const name = zh ? w.name : w.fans.map((f) => f.english + (f.count > 1 ? ` ×${f.count}` : "")).join(", ");
+  parts.push(el("div", { class: "combo" }, el("strong", {}, name), ` · ${t("fan_n", w.total)}`));
+  parts.push(el("table", { class: "elements fans" },
+    el("caption", { class: "sr-only" }, t("fans")),
+    el("tr", {}, el("th", { scope: "col" }, t("fans")), el("th", { scope: "col" }, t("fan_value"))),
+    w.fans.map((f) => el("tr", { class: f.flower ? "flower" : "" },
+      el("td", {}, zh ? f.chinese : [`${f.english} (`, el("span", { lang: "zh-CN" }, f.chinese), ")"]),
+      el("td", { class: "num" }, f.count > 1 ? `${f.fan} × ${f.count} = ${f.total}` : String(f.fan))))));
+  parts.push(el("div", { class: "formula" },
+    el("div", { class: "muted small" }, t("fan_how", w.min_fan)),
+    el("div", { class: "formula-line" }, zh ? w.formula : w.formula_en)));
+}
+
 function tianjinWin(s, parts) {
   const w = s.win;
   const wilds = s.wilds || [];
@@ -985,8 +1061,12 @@ function showSettlement() {
     parts.push(el("button", { class: "close", type: "button", "data-testid": "close-standings", "aria-label": t("close"),
       onclick: () => closeSettlement(false) }, el("span", { "aria-hidden": "true" }, "✕")));
   }
+  if (s.prevalent_wind) {
+    parts.push(el("p", { class: "note" }, t("settle_winds", windWord(s.prevalent_wind), seatLabel(s.dealer, names))));
+  }
   if (s.win) {
     if (s.family === "beijing") beijingWin(s, parts);
+    else if (s.family === "mcr") mcrWin(s, parts);
     else tianjinWin(s, parts);
   } else {
     parts.push(el("div", { class: "winline" }, t("drawn_hand")));
