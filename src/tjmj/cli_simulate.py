@@ -4,6 +4,7 @@
     tjmj simulate --matches 10 --rules yiyou --bots baseline,baseline,random,baseline --out rec.jsonl
     tjmj simulate --hands 500 --set min_fan=1 --workers 4 --json
     tjmj simulate --hands 2000 --rules beijing --bots strong,baseline,baseline,baseline
+    tjmj simulate --hands 2000 --rules mcr --seed 1
 
 Registered on the ``tjmj`` group by :mod:`tjmj.cli`.  Bad input exits with status 2 and one
 ``Error: …`` line, like the other commands; an ``--out`` that cannot be written and a ``cmd:`` bot
@@ -59,7 +60,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many full matches (R9 length).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same records.")
 @click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True,
-              help="Rule preset (see `tjmj rules`).")
+              help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), "
+                   "mcr (Chinese Official, 国标).")
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1, suben=true.")
 @click.option("--bots", default="baseline", show_default=True, metavar="NAMES",
@@ -132,7 +134,9 @@ def _show(s: Summary, rules: Rules, seed: int) -> None:
         ("time", f"{d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)"),
     ]
     beijing = s.family == "beijing"
-    rows = head + (_beijing_rows(d, hands) if beijing else _tianjin_rows(d, hands)) + tail
+    mcr = s.family == "mcr"
+    own = _beijing_rows(d, hands) if beijing else _mcr_rows(d) if mcr else _tianjin_rows(d, hands)
+    rows = head + own + tail
     for k, v in rows:
         t.add_row(escape(k), escape(v))
     con.print(t)
@@ -144,6 +148,8 @@ def _show(s: Summary, rules: Rules, seed: int) -> None:
     con.print(b)
     if beijing:
         _show_elements(con, d)
+    elif mcr:
+        _show_fans(con, d)
     elif d["combinations"]:
         c = Table(title="Winning combinations (R5.3)")
         for col in ("combination", "count", "share", "mean fan"):
@@ -179,6 +185,32 @@ def _beijing_rows(d: dict[str, Any], hands: int) -> list[tuple[str, str]]:
         ("混儿悠 (B3): declared / won", f"{d['hunyou_declared']} / {d['hunyou_won']}"),
         ("混杠 (B2)", str(d["hungang"])),
     ]
+
+
+def _mcr_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
+    wins = d["wins"] or 1
+    return [
+        ("wins: self-drawn / on a discard / 抢杠和",
+         f"{d['self_drawn']} / {d['discard_wins']} / {d['rob_kong_wins']} ({d['discard_wins'] / wins:.0%} on a discard)"),
+        ("mean fan of a win (M2: without flowers)", f"{d['mean_fan']:.2f}"),
+        ("mean fan of a win with flowers (M3)", f"{d['mean_total']:.2f} ({d['mean_flowers']:.2f} flowers)"),
+        ("kongs: 明杠 / 暗杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in ("daiminkan", "ankan", "kakan"))),
+        ("chi / pon", f"{d['chis']} / {d['pons']}"),
+    ]
+
+
+def _show_fans(con: Any, d: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    if not d["fans"]:
+        return
+    c = Table(title="Fans of the wins (M3)")
+    for col in ("fan", "value", "wins", "share of wins"):
+        c.add_column(col, justify="left" if col == "fan" else "right")
+    for code, v in d["fans"].items():
+        c.add_row(escape(f"{v['name']} {code}"), str(v["value"]), str(v["count"]), f"{v['frequency']:.1%}")
+    con.print(c)
 
 
 def _show_elements(con: Any, d: dict[str, Any]) -> None:

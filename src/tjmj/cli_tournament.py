@@ -3,6 +3,7 @@
     tjmj tournament --bots baseline,random,baseline,random --hands 400
     tjmj tournament --bots "cmd:python3 examples/bots/simple_bot.py",baseline,baseline,baseline --hands 200 --json
     tjmj tournament --bots strong,baseline,baseline,baseline --hands 2000 --rules beijing_a --workers 2
+    tjmj tournament --bots strong,baseline,baseline,baseline --hands 2000 --rules mcr --seed 1
 
 Bad input exits with status 2 and one ``Error: …`` line; a ``--bot-log`` that cannot be written and
 a ``cmd:`` bot whose program cannot be started are found before any hand is played.  The progress bar goes to stderr, only
@@ -49,7 +50,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
               help="Hands played in all (rounded up to a multiple of 4: every deal is played 4 times).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same walls.")
 @click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True,
-              help="Rule preset (see `tjmj rules`).")
+              help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), "
+                   "mcr (Chinese Official, 国标).")
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
@@ -102,6 +104,7 @@ def _show(r: Report) -> None:
     d = r.to_dict()
     con = Console(highlight=False)
     beijing = r.family == "beijing"
+    mcr = r.family == "mcr"
     t = Table(title=f"Duplicate tournament — {escape(r.rules)}, seed {r.seed}: {d['deal_sets']} deal sets "
                     f"× 4 rotations × {r.match_hands} hands")
     # Beijing's table has more figures: 烧庄 and errors are shown where there are some (--json has all)
@@ -109,7 +112,9 @@ def _show(r: Report) -> None:
     shao = any(s.get("shaozhuang") for s in d["results"].values())
     cols = (("bot", "n", "pts/hand", "95% CI", "win", "自摸", "value", "点炮", "吃碰", *(("烧庄",) if shao else ()),
              *(("errors",) if outside else ()))
-            if beijing else ("bot", "n", "pts/hand", "95% CI", "win", "fan", "kongs", "铲", "errors"))
+            if beijing else
+            ("bot", "n", "pts/hand", "95% CI", "win", "自摸", "fan", "点炮", "吃碰", *(("errors",) if outside else ()))
+            if mcr else ("bot", "n", "pts/hand", "95% CI", "win", "fan", "kongs", "铲", "errors"))
     for c in cols:
         t.add_column(c, justify="left" if c == "bot" else "right", overflow="fold")
     ranked = sorted(d["results"].items(), key=lambda kv: -kv[1]["mean_points"])
@@ -121,6 +126,10 @@ def _show(r: Report) -> None:
             drawn = f"{s['self_drawn'] / s['wins']:.0%}" if s["wins"] else "—"
             rest = [drawn, f"{s['mean_value']:.2f}", f"{s['deal_in_rate']:.1%}", str(s["claims"]),
                     *((str(s["shaozhuang"]),) if shao else ()), *((escape(errs),) if outside else ())]
+        elif mcr:
+            drawn = f"{s['self_drawn'] / s['wins']:.0%}" if s["wins"] else "—"
+            rest = [drawn, f"{s['mean_fan']:.2f}", f"{s['deal_in_rate']:.1%}", str(s["claims"]),
+                    *((escape(errs),) if outside else ())]
         else:
             rest = [f"{s['mean_fan']:.2f}", str(s["kongs"]), str(s["chan"]), escape(errs)]
         t.add_row(*head, *rest)
@@ -129,6 +138,10 @@ def _show(r: Report) -> None:
         con.print("n: places held · pts/hand: mean points per hand played · 自摸: share of its wins self-drawn · "
                   "value: mean value of a win (B5) · 点炮: share of its hands dealt in (another player won on its "
                   "discard) · 吃碰: chi and pon made" + (" · 烧庄: times paid (B6)" if shao else ""))
+    elif mcr:
+        con.print("n: places held · pts/hand: mean points per hand played · 自摸: share of its wins self-drawn · "
+                  "fan: mean fan of a win without flowers (M2; --json has mean_total, with them) · 点炮: share of its "
+                  "hands dealt in (another player won on its discard or robbed its kong) · 吃碰: chi and pon made")
     else:
         con.print("n: places held · pts/hand: mean points per hand played · fan: mean fan of a win · 铲: times paid")
     con.print(f"{d['hands']} hands in {d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)")

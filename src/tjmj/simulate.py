@@ -38,11 +38,12 @@ from .rules import CLASSIC, Rules
 from .wall import SEATS
 
 __all__ = ["simulate", "Summary", "match_seed", "play_match", "output_file_problem", "HANDS_PER_MATCH", "KONG_TYPES",
-           "BEIJING_KONG_TYPES"]
+           "BEIJING_KONG_TYPES", "MCR_KONG_TYPES"]
 
 HANDS_PER_MATCH = 50  # --hands: hands per match (R9 match_hands)
 KONG_TYPES = ("daiminkan", "ankan", "gold_ankan", "kakan")  # 明杠, 暗杠, 金杠, 加杠 (R4, R6)
 BEIJING_KONG_TYPES = ("daiminkan", "ankan", "kakan")  # Beijing has no 金杠: four wilds are 混杠 (B2)
+MCR_KONG_TYPES = BEIJING_KONG_TYPES  # MCR has no wilds (M1)
 _MAX_STEPS_PER_HAND = 10_000  # far above any real hand: a stuck engine fails loudly instead of hanging
 
 
@@ -85,9 +86,10 @@ class Summary:
     Seats are the match's seats 0–3 (E S W N, R3); ``bots`` are per player (the order given),
     and the engine seats players at random, so per-bot figures follow the seating.
 
-    ``family`` is the rule family played (``tianjin``, ``beijing``): the figures common to both
-    are counted for every match, and each family's own (Tianjin: 天胡, 铲, 小相公, 坐庄/拉庄, fan;
-    Beijing: chi, wins on a discard, 烧庄, 上楼, 混儿悠, 混杠, value by element) only in its
+    ``family`` is the rule family played (``tianjin``, ``beijing``, ``mcr``): the figures common
+    to all are counted for every match, and each family's own (Tianjin: 天胡, 铲, 小相公, 坐庄/拉庄,
+    fan; Beijing: chi, wins on a discard, 烧庄, 上楼, 混儿悠, 混杠, value by element; MCR: chi,
+    wins on a discard, fan with and without flowers, each fan's frequency) only in its
     ``to_dict()``.
     """
 
@@ -123,6 +125,9 @@ class Summary:
     hunyou_won: int = 0  # 混儿悠 that won on the next draw
     hungang: int = 0  # 混杠 wins (B2)
     elements: dict[str, list[int]] = field(default_factory=dict)  # element code -> [wins, value sum] (B5)
+    # MCR (docs/rules/MCR.md): its fans are kept in ``elements`` (fan code -> [wins, fan sum], M3)
+    fan_sum: int = 0  # fan of the wins, without flowers (the 8-fan minimum is judged on it, M2)
+    flower_sum: int = 0  # flowers of the wins (1 fan each, added after the check, M3)
 
     @property
     def wins(self) -> int:
@@ -149,7 +154,21 @@ class Summary:
                 self.wins_by_player[player] += 1
                 name = bots_by_player[player]
                 self.wins_by_bot[name] = self.wins_by_bot.get(name, 0) + 1
-                if "value" in ev:  # Beijing: a value (B5), and wins on a discard or a robbed kong (B3)
+                if self.family == "mcr":  # fan without and with flowers, and the fans (M3)
+                    worth = ev["fan"]
+                    self.fan_sum += worth
+                    self.flower_sum += ev["flowers"]
+                    if ev["rob_kong"]:
+                        self.rob_kong_wins += 1
+                    elif ev["self_drawn"]:
+                        self.self_drawn += 1
+                    else:
+                        self.discard_wins += 1
+                    for f in ev["fans"]:
+                        e = self.elements.setdefault(f["code"], [0, 0])
+                        e[0] += 1
+                        e[1] += f["fan"] * f["count"]
+                elif "value" in ev:  # Beijing: a value (B5), and wins on a discard or a robbed kong (B3)
                     worth = ev["value"]
                     if ev["rob_kong"]:
                         self.rob_kong_wins += 1
@@ -211,7 +230,7 @@ class Summary:
 
     _COUNTS = ("hands", "matches", "draws", "tianhu", "chan", "discards", "wild_discards", "pons", "sits", "pulls",
                "chis", "self_drawn", "discard_wins", "rob_kong_wins", "shaozhuang", "shaozhuang_paid", "upstairs",
-               "hunyou_declared", "hunyou_won", "hungang")
+               "hunyou_declared", "hunyou_won", "hungang", "fan_sum", "flower_sum")
 
     def merge(self, other: Summary) -> None:
         """Add another run's counts (used to combine matches in index order)."""
@@ -244,9 +263,14 @@ class Summary:
         ``mean_fan`` per combination), ``chan``, ``pons``, ``wild_discards`` (小相公), ``sits`` and
         ``pulls``; Beijing adds ``family``, the wins by how they were won, ``mean_value`` (and per
         combination), ``chis``, ``pons``, ``shaozhuang``, ``upstairs``, 混儿悠, 混杠 and
-        ``elements`` (B5: wins, share of wins and mean value of the wins holding each element)."""
+        ``elements`` (B5: wins, share of wins and mean value of the wins holding each element);
+        MCR adds ``family``, the wins by how they were won, ``mean_fan`` (without flowers, M2),
+        ``mean_flowers`` and ``mean_total`` (with them), ``fans`` (M3: per fan its name and value,
+        the wins holding it, their share and its mean fan in them), ``chis`` and ``pons``."""
         if self.family == "beijing":
             return self._beijing_dict()
+        if self.family == "mcr":
+            return self._mcr_dict()
         hands = self.hands or 1
         wins = self.wins or 1
         combos = sorted(self.combinations.items(), key=lambda kv: (-kv[1][0], kv[0]))
@@ -320,6 +344,40 @@ class Summary:
             "seconds": self.seconds,
             "hands_per_s": self.hands_per_s,
         }
+
+    def _mcr_dict(self) -> dict[str, Any]:
+        hands = self.hands or 1
+        wins = self.wins or 1
+        return {
+            "family": "mcr",
+            **self._common(),
+            "self_drawn": self.self_drawn,
+            "discard_wins": self.discard_wins,
+            "rob_kong_wins": self.rob_kong_wins,
+            "mean_fan": self.fan_sum / wins,
+            "mean_flowers": self.flower_sum / wins,
+            "mean_total": (self.fan_sum + self.flower_sum) / wins,
+            "fans": _mcr_fans(self.elements, wins),
+            "kongs": {k: self.kongs.get(k, 0) for k in MCR_KONG_TYPES},
+            "chis": self.chis,
+            "pons": self.pons,
+            "mean_turns": self.discards / hands,
+            "seconds": self.seconds,
+            "hands_per_s": self.hands_per_s,
+        }
+
+
+def _mcr_fans(elements: dict[str, list[int]], wins: int) -> dict[str, dict[str, Any]]:
+    """Per fan code (commonest first): its Chinese name and value, the wins holding it, their share
+    of the wins and the mean fan it brought to them (its value × times counted)."""
+    from .families.mcr.fans import FAN_BY_CODE
+
+    out: dict[str, dict[str, Any]] = {}
+    for code, (n, fan) in sorted(elements.items(), key=lambda kv: (-kv[1][0], kv[0])):
+        f = FAN_BY_CODE.get(code)
+        out[code] = {"name": f.chinese if f is not None else code, "value": f.value if f is not None else None,
+                     "count": n, "frequency": n / wins, "mean_fan": fan / n}
+    return out
 
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str]) -> Match:

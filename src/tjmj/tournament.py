@@ -17,8 +17,9 @@ Per bot entry (a name given twice is one pooled entry): mean points per hand wit
 confidence interval over the deal sets (each deal set gives one value: the bot's points over its
 hands in the four rotations divided by those hands; Student's t interval over those values), win
 rate, kongs made, the family's own figures (Tianjin: mean fan of wins, 铲 paid; Beijing: mean
-value of wins, self-drawn and discard wins, deals-in, claims, 烧庄 paid, 混儿悠, 混杠), and for
-outside bots (``cmd:...``) their errors.
+value of wins, self-drawn and discard wins, deals-in, claims, 烧庄 paid, 混儿悠, 混杠; MCR: mean fan
+of wins without and with flowers, self-drawn and discard wins, deals-in, claims), and for outside
+bots (``cmd:...``) their errors.
 
 Deterministic for a seed whatever ``workers`` is: the matches run in a process pool and are merged
 in order.
@@ -90,11 +91,13 @@ def _make(name: str, timeout: float, log: str | None) -> Bot:
 
 
 # the per-player counts of one match, by family: Tianjin's fan and 铲 (R7), Beijing's value and the
-# rest of what B3–B6 make of a hand (wins by self-draw or on a discard, deals-in, 烧庄, claims, 混儿悠)
+# rest of what B3–B6 make of a hand (wins by self-draw or on a discard, deals-in, 烧庄, claims, 混儿悠),
+# MCR's fan without and with the flowers (M2, M3), the wins by how they came, deals-in and claims
 _COMMON = ("points", "wins", "kongs")
 _FAMILY_COUNTS = {
     "tianjin": ("fan", "chan"),
     "beijing": ("value", "self_drawn", "discard_wins", "dealt_in", "shaozhuang", "claims", "hunyou", "hungang"),
+    "mcr": ("fan", "flowers", "self_drawn", "discard_wins", "dealt_in", "claims"),
 }
 
 
@@ -108,7 +111,8 @@ class BotStats:
     hands: int = 0  # player-hands played
     points: int = 0
     wins: int = 0
-    fan: int = 0  # sum of the fan of its wins (Tianjin)
+    fan: int = 0  # sum of the fan of its wins (Tianjin; MCR: without flowers)
+    flowers: int = 0  # sum of the flowers of its wins (MCR, M3)
     kongs: int = 0
     chan: int = 0  # 铲 paid (R7)
     decisions: int = 0
@@ -142,7 +146,18 @@ class BotStats:
             "wins": self.wins,
             "win_rate": self.wins / hands,
         }
-        if self.family == "beijing":
+        if self.family == "mcr":
+            d.update({
+                "mean_fan": self.fan / self.wins if self.wins else 0.0,
+                "mean_total": (self.fan + self.flowers) / self.wins if self.wins else 0.0,
+                "self_drawn": self.self_drawn,
+                "discard_wins": self.discard_wins,
+                "dealt_in": self.dealt_in,
+                "deal_in_rate": self.dealt_in / hands,
+                "kongs": self.kongs,
+                "claims": self.claims,
+            })
+        elif self.family == "beijing":
             d.update({
                 "mean_value": self.value / self.wins if self.wins else 0.0,
                 "self_drawn": self.self_drawn,
@@ -241,11 +256,19 @@ def match_counts(events: Sequence[dict[str, Any]], family: str) -> tuple[int, li
                     out[seating[ev["target"]]]["dealt_in"] += 1
                 if ev["elements"] == ["HUNGANG"]:
                     c["hungang"] += 1
+            elif family == "mcr":  # a robbed kong is paid as a discard win (M4): its declarer dealt in
+                c["fan"] += ev["fan"]
+                c["flowers"] += ev["flowers"]
+                if ev["self_drawn"]:
+                    c["self_drawn"] += 1
+                else:
+                    c["discard_wins"] += 1
+                    out[seating[ev["target"]]]["dealt_in"] += 1
             else:
                 c["fan"] += ev["fan"]
         elif t in ("daiminkan", "ankan", "kakan"):
             out[seating[ev["actor"]]]["kongs"] += 1
-        elif t in ("chi", "pon") and family == "beijing":
+        elif t in ("chi", "pon") and family in ("beijing", "mcr"):
             out[seating[ev["actor"]]]["claims"] += 1
         elif t == "dahai" and ev.get("hunyou"):
             out[seating[ev["actor"]]]["hunyou"] += 1
@@ -255,7 +278,7 @@ def match_counts(events: Sequence[dict[str, Any]], family: str) -> tuple[int, li
             # payer at zero) is not counted, as no payment of 0 is listed; the dealer pays, once per hand
             reason = "shaozhuang" if family == "beijing" else "chan"
             payer = next((p["payer"] for p in ev["payments"] if p["reason"] == reason), None)
-            if payer is not None:
+            if payer is not None and reason in out[0]:
                 out[seating[payer]][reason] += 1
         elif t == "end_game":
             for seat, v in enumerate(ev["scores"]):

@@ -143,7 +143,8 @@ def kong_shanten(nonwild: list[int], w: int, m: int, a: Action, sh: dict[int, in
 
 class BaselineBot:
     """A sensible, deterministic player (it never uses its rng).  In a Beijing match it plays by
-    :func:`tjmj.bots.beijing.baseline_choose` (B1–B8); in Tianjin its rules, in order:
+    :func:`tjmj.bots.beijing.baseline_choose` (B1–B8), in an MCR match by
+    :func:`tjmj.bots.mcr.baseline_choose` (M1–M4); in Tianjin its rules, in order:
 
     * **sit (坐庄, R7)**: sit when its own score is at least ``sit_threshold`` (default −20).  The deal
       happens after the choice, so the hand cannot be judged; a sit doubles every payment to and
@@ -177,6 +178,12 @@ class BaselineBot:
         return f"BaselineBot(sit_threshold={self.sit_threshold})"
 
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if "prevalent_wind" in obs or "family" in obs:  # an MCR observation (圈风, M1, is MCR's own)
+            from .mcr import baseline_choose as mcr_choose
+            from .mcr import is_mcr, rules_for
+
+            if is_mcr(obs):
+                return mcr_choose(obs, legal, rules_for(self.rules))
         if "upstairs" in obs or "family" in obs:  # a Beijing observation (B6 上楼 is Beijing's own)
             from .beijing import baseline_choose, is_beijing, rules_from_obs
 

@@ -202,7 +202,8 @@ class _Ctx:
 
 class StrongBot:
     """A deterministic player (it never uses its rng).  In a Beijing match it plays by expected points
-    (:mod:`tjmj.bots.beijing_strong`, B1–B8); in Tianjin its rules, in order:
+    (:mod:`tjmj.bots.beijing_strong`, B1–B8), in an MCR match for a legal win of 8 fan
+    (:mod:`tjmj.bots.mcr_strong`, M1–M4); in Tianjin its rules, in order:
 
     * **sit (坐庄, R7)**: sit when its score is at least ``SIT_MIN_SCORE`` (−30) and the mean of its
       last 12 hand results is not below −2 (a sit doubles the dealer's payments both ways: worth it
@@ -242,6 +243,12 @@ class StrongBot:
         self.rules = rules
 
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        if "prevalent_wind" in obs or "family" in obs:  # an MCR observation: play for a legal win (M1–M4)
+            from .mcr import is_mcr, rules_for
+            from .mcr_strong import strong_choose as mcr_choose
+
+            if is_mcr(obs):
+                return mcr_choose(obs, legal, rules_for(self.rules))
         if "upstairs" in obs or "family" in obs:  # a Beijing observation: play by expected points (B1–B8)
             from .beijing import is_beijing, rules_from_obs
             from .beijing_strong import strong_choose
