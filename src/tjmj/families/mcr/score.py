@@ -126,16 +126,23 @@ class McrResult:
 
     def __init__(self, complete: bool, win: bool, fan: int, fans: tuple[FanEntry, ...] = (), shape: str = "",
                  flowers: int = 0, arrangement: Callable[[], tuple[McrGroup, ...]] | None = None) -> None:
-        # one dict update instead of a frozen dataclass's seven object.__setattr__ calls
-        self.__dict__.update(complete=complete, win=win, fan=fan, fans=fans, shape=shape, flowers=flowers,
-                             arrangement=arrangement)
+        # straight into the instance's dict, not a frozen dataclass's seven object.__setattr__ calls
+        d = self.__dict__
+        d["complete"] = complete
+        d["win"] = win
+        d["fan"] = fan
+        d["fans"] = fans
+        d["shape"] = shape
+        d["flowers"] = flowers
+        d["arrangement"] = arrangement
 
     @property
     def groups(self) -> tuple[McrGroup, ...]:
-        got = self.__dict__.get("_groups")
+        d = self.__dict__
+        got = d.get("_groups")
         if got is None:
-            got = self.arrangement() if self.arrangement is not None else ()
-            object.__setattr__(self, "_groups", got)
+            arrangement = d["arrangement"]
+            got = d["_groups"] = arrangement() if arrangement is not None else ()
         return got  # type: ignore[no-any-return]
 
     @property
@@ -244,6 +251,7 @@ _RANK_OF = RANK.__getitem__
 _NO_TERMINAL_PUNGS = (BIG_FOUR_WINDS, ALL_TERMINALS, LITTLE_FOUR_WINDS, ALL_HONORS, ALL_TERMINALS_AND_HONORS)
 _CPP_OF = S.CPP.__getitem__
 _CHOW_FANS = S.chow_fans
+_TWO_CHOW_FANS = S.TWO_CHOW_FANS
 _HAND_DIVISIONS = S.hand_divisions
 _PUNG_FANS = S.pung_fans
 _CPP_ORDER: tuple[int, ...] = tuple(sorted(range(34), key=_CPP_OF))
@@ -277,18 +285,32 @@ def _kind_bits(k: int) -> int:
 
 
 _KIND_BITS: tuple[int, ...] = tuple(_kind_bits(k) for k in range(34))
+# and 34 more, which a negative kind (-34..-1) reads
+_NOT_A_KIND = 1 << 30
+_KIND_BITS_CHECKED = _KIND_BITS + (_NOT_A_KIND,) * 34
 
 _Fans = tuple[tuple[int, int], ...]
-_TRAIT_MEMO: dict[int, tuple[_Fans, _Fans, _Fans]] = {}
+_KIND_MASK = (1 << _B_RANK0) - 1  # the bits the suit and tile-trait fans read
+_RANGE_MASK = ~_KIND_MASK | _B_SUIT[3]  # the bits the number-range fans read
+# the two halves of a hand's trait mask -> their fans (a few hundred keys each)
+_KIND_MEMO: dict[int, _Fans] = {}
+_RANGE_MEMO: dict[int, _Fans] = {}
 
 
-def _traits(mask: int) -> tuple[_Fans, _Fans, _Fans]:
-    """(suit fans, tile-trait fans, number-range fans) of a hand whose kinds OR to ``mask``:
-    无字 缺一门 混一色 清一色 五门齐 / 断幺 推不倒 绿一色 字一色 清幺九 混幺九 / 全小 小于五 全大
-    大于五 全中."""
-    got = _TRAIT_MEMO.get(mask)
-    if got is not None:
-        return got
+def _traits(mask: int) -> _Fans:
+    """The suit fans, tile-trait fans and number-range fans of a hand whose kinds OR to
+    ``mask``: 无字 缺一门 混一色 清一色 五门齐 / 断幺 推不倒 绿一色 字一色 清幺九 混幺九 / 全小 小于五
+    全大 大于五 全中."""
+    kind = _KIND_MEMO.get(mask & _KIND_MASK)
+    if kind is None:
+        kind = _KIND_MEMO[mask & _KIND_MASK] = _kind_fans(mask & _KIND_MASK)
+    rng = _RANGE_MEMO.get(mask & _RANGE_MASK)
+    if rng is None:
+        rng = _RANGE_MEMO[mask & _RANGE_MASK] = _range_fans(mask & _RANGE_MASK)
+    return kind + rng if rng else kind
+
+
+def _kind_fans(mask: int) -> _Fans:
     suit: list[tuple[int, int]] = []
     honors = bool(mask & _B_SUIT[3])
     missing = sum(1 for b in _B_SUIT[:3] if not mask & b)
@@ -301,32 +323,33 @@ def _traits(mask: int) -> tuple[_Fans, _Fans, _Fans]:
             suit.append((ONE_VOIDED_SUIT, missing))  # 3 for 字一色, which strikes it out
     if missing == 0 and honors and mask & _B_WIND and mask & _B_DRAGON:
         suit.append((ALL_TYPES, 1))
-    trait: list[tuple[int, int]] = []
     if not mask & _B_TERM_HONOR:
-        trait.append((ALL_SIMPLES, 1))
+        suit.append((ALL_SIMPLES, 1))
     if not mask & _B_NOT_REVERSIBLE:
-        trait.append((REVERSIBLE_TILES, 1))
+        suit.append((REVERSIBLE_TILES, 1))
     if not mask & _B_NOT_GREEN:
-        trait.append((ALL_GREEN, 1))
+        suit.append((ALL_GREEN, 1))
     if mask & _B_TERM_HONOR:
         if not mask & _B_SUITED:
-            trait.append((ALL_HONORS, 1))
+            suit.append((ALL_HONORS, 1))
         elif not mask & _B_NOT_TERMINAL:
-            trait.append((ALL_TERMINALS, 1))
+            suit.append((ALL_TERMINALS, 1))
         elif not mask & _B_SIMPLE:
-            trait.append((ALL_TERMINALS_AND_HONORS, 1))
-    rng: list[tuple[int, int]] = []
-    if not honors:
-        ranks = mask >> _B_RANK0  # bit r: number r + 1
-        if not ranks & ~0b1111:
-            rng.append((LOWER_FOUR if ranks & 0b1000 else LOWER_TILES, 1))
-        elif not ranks & ~0b111100000:
-            rng.append((UPPER_FOUR if ranks & 0b100000 else UPPER_TILES, 1))
-        elif not ranks & ~0b111000:
-            rng.append((MIDDLE_TILES, 1))
-    got = (tuple(suit), tuple(trait), tuple(rng))
-    _TRAIT_MEMO[mask] = got
-    return got
+            suit.append((ALL_TERMINALS_AND_HONORS, 1))
+    return tuple(suit)
+
+
+def _range_fans(mask: int) -> _Fans:
+    if mask & _B_SUIT[3]:
+        return ()
+    ranks = mask >> _B_RANK0  # bit r: number r + 1
+    if not ranks & ~0b1111:
+        return ((LOWER_FOUR if ranks & 0b1000 else LOWER_TILES, 1),)
+    if not ranks & ~0b111100000:
+        return ((UPPER_FOUR if ranks & 0b100000 else UPPER_TILES, 1),)
+    if not ranks & ~0b111000:
+        return ((MIDDLE_TILES, 1),)
+    return ()
 
 
 # the six 组合龙 (147 258 369 of different suits), in PyMahjongGB's order
@@ -361,50 +384,91 @@ def _kind(t: object, what: str) -> int:
 
 # a fixed meld as scored: (pack code, is a kong, concealed (an ankong))
 _Fixed = tuple[int, bool, bool]
+# what a fixed meld adds to a hand (_read_meld, kept on an McrMeld as ``_mcr``): its _Fixed, its
+# lowest kind and how many of each of its kinds (a chow: 1 of three), its CPP code (a chow's lowest
+# kind), kind (0 a chow, 1 a pon, 2 a melded kong, 3 a concealed kong), trait bits (_KIND_BITS) and
+# packed group traits (shapes.pack_traits)
+_MeldInfo = tuple[_Fixed, int, int, int, int, int, int]
 
 
-def _read_melds(melds: Sequence[McrMeld], counts: list[int]) -> tuple[list[_Fixed], int, int]:
-    """The fixed melds as pack codes (:mod:`.shapes`); adds their tiles to ``counts``.  Returns
-    (fixed melds, number of kongs, number of claimed melds)."""
-    fixed: list[_Fixed] = []
-    kongs = claimed_melds = 0
-    for m in melds:
-        if not isinstance(m, McrMeld):
-            raise InvalidMcrHand(f"a meld must be an McrMeld, got {m!r}")
-        k = _kind(m.tile, "a meld's tile")
-        typ = m.type
-        offer = m.offer
-        if not isinstance(offer, int) or isinstance(offer, bool) or not 0 <= offer <= 3:
-            raise InvalidMcrHand(f"a meld's offer must be 0..3, got {offer!r}")
-        if typ == "chi":
-            if k >= 27 or k % 9 > 6:
-                raise InvalidMcrHand(f"a chi is named by its lowest tile, 1..7 of a suit; got {TILE_TEXT[k]}")
-            if m.claimed is not None:
-                c = _kind(m.claimed, "a chi's claimed tile")
-                if not k <= c <= k + 2:
-                    raise InvalidMcrHand(f"a chi from {TILE_TEXT[k]} cannot have claimed {TILE_TEXT[c]}")
-            counts[k] += 1
-            counts[k + 1] += 1
-            counts[k + 2] += 1
-            fixed.append((34 + k, False, False))
-            claimed_melds += 1
-        elif typ == "pon" or typ == "kong" or typ == "added_kong" or typ == "ankong":
-            if m.claimed is not None and _kind(m.claimed, "a meld's claimed tile") != k:
-                raise InvalidMcrHand(f"a {typ} of {TILE_TEXT[k]} cannot have claimed {TILE_TEXT[m.claimed]}")
-            if typ == "pon":
-                counts[k] += 3
-                fixed.append((k, False, False))
-                claimed_melds += 1
-            else:
-                counts[k] += 4
-                kongs += 1
-                concealed = typ == "ankong"
-                fixed.append((k, True, concealed))
-                if not concealed:
-                    claimed_melds += 1
-        else:
-            raise InvalidMcrHand(f"unknown meld type {typ!r} (one of {', '.join(MELD_TYPES)})")
-    return fixed, kongs, claimed_melds
+def _read_meld(m: McrMeld) -> _MeldInfo:
+    """Checks the meld (raises :class:`InvalidMcrHand`) and keeps what _prepare reads of it on the
+    object (a frozen McrMeld's fields never change), for the next hand."""
+    typ, tile, claimed, offer = m.type, m.tile, m.claimed, m.offer
+    if (typ.__class__ is str and tile.__class__ is Tile and offer.__class__ is int
+            and (claimed is None or claimed.__class__ is Tile)):
+        # and the same for every meld of these fields (valid ones only: a few thousand at most)
+        key = (typ, tile, claimed, offer)
+        info = _MELDS.get(key)
+        if info is None:
+            info = _MELDS[key] = _meld_info(m)
+    else:
+        info = _meld_info(m)
+    if m.__class__ is McrMeld:
+        m.__dict__["_mcr"] = info
+    return info
+
+
+_MELDS: dict[tuple[str, Tile, Tile | None, int], _MeldInfo] = {}
+
+
+def _meld_info(m: McrMeld) -> _MeldInfo:
+    k = _kind(m.tile, "a meld's tile")
+    typ = m.type
+    offer = m.offer
+    if not isinstance(offer, int) or isinstance(offer, bool) or not 0 <= offer <= 3:
+        raise InvalidMcrHand(f"a meld's offer must be 0..3, got {offer!r}")
+    kb = _KIND_BITS
+    if typ == "chi":
+        if k >= 27 or k % 9 > 6:
+            raise InvalidMcrHand(f"a chi is named by its lowest tile, 1..7 of a suit; got {TILE_TEXT[k]}")
+        if m.claimed is not None:
+            c = _kind(m.claimed, "a chi's claimed tile")
+            if not k <= c <= k + 2:
+                raise InvalidMcrHand(f"a chi from {TILE_TEXT[k]} cannot have claimed {TILE_TEXT[c]}")
+        ck = S.CPP[k]
+        return (34 + k, False, False), k, 1, ck, 0, kb[k] | kb[k + 1] | kb[k + 2], S.CHOW_TRAITS[ck]
+    if typ == "pon" or typ == "kong" or typ == "added_kong" or typ == "ankong":
+        if m.claimed is not None and _kind(m.claimed, "a meld's claimed tile") != k:
+            raise InvalidMcrHand(f"a {typ} of {TILE_TEXT[k]} cannot have claimed {TILE_TEXT[m.claimed]}")
+        ck = S.CPP[k]
+        if typ == "pon":
+            return (k, False, False), k, 3, ck, 1, kb[k], S.PUNG_TRAITS[ck]
+        concealed = typ == "ankong"
+        return (k, True, concealed), k, 4, ck, 3 if concealed else 2, kb[k], S.PUNG_TRAITS[ck]
+    raise InvalidMcrHand(f"unknown meld type {typ!r} (one of {', '.join(MELD_TYPES)})")
+
+
+# a situation as _prepare reads it (_situation_info, kept on an McrSituation as ``_mcr``):
+# self-drawn, seat wind, prevalent wind, and the flags' fans when no flag needs the hand to be
+# judged (no 和绝张, 杠上开花/抢杠和, 妙手回春/海底捞月), else None
+_SituationInfo = tuple[bool, int, int, dict[int, int] | None]
+
+
+_SELF_DRAWN_ONLY = {SELF_DRAWN: 1}  # never changed: _prepare copies them
+_NO_FLAGS: dict[int, int] = {}
+
+
+def _situation_info(s: McrSituation) -> _SituationInfo:
+    """Checks the situation (raises :class:`InvalidMcrHand`) and keeps what _prepare reads of it
+    on the object (a frozen McrSituation's fields never change), for the next hand."""
+    try:
+        sw = s.seat_wind
+        pw = s.prevalent_wind
+        fl = s.flowers
+        ok = (sw.__class__ is int and pw.__class__ is int and fl.__class__ is int
+              and 0 <= sw <= 3 and 0 <= pw <= 3 and 0 <= fl <= 8)
+    except AttributeError:
+        ok = False
+    if not ok:
+        _check_situation(s)
+    plain = None
+    if not (s.fourth_tile or s.about_kong or s.wall_last):
+        plain = _SELF_DRAWN_ONLY if s.self_drawn else _NO_FLAGS
+    info: _SituationInfo = (s.self_drawn, s.seat_wind, s.prevalent_wind, plain)
+    if s.__class__ is McrSituation:
+        s.__dict__["_mcr"] = info
+    return info
 
 
 def _check_situation(s: McrSituation) -> None:
@@ -419,6 +483,7 @@ def _check_situation(s: McrSituation) -> None:
 
 
 _NO_FIXED: list[_Fixed] = []  # the fixed melds of a hand without any (never changed)
+_AT_MOST_4 = bytes(range(5))
 
 
 class _Hand:
@@ -427,11 +492,12 @@ class _Hand:
 
     __slots__ = ("standing", "full", "every", "win", "cwin", "fixed", "cfixed_chows", "cfixed_pungs",
                  "melded_kongs", "concealed_kongs", "fixed_traits", "kongs", "claimed_melds", "self_drawn",
-                 "flag_fans", "base", "seat", "prevalent", "traits", "hog", "unique_wait", "most")
+                 "flag_fans", "base", "seat", "prevalent", "traits", "hog", "unique_wait", "fb")
 
-    standing: list[int]  # the concealed tiles before the win, per kind
-    full: list[int]  # and the winning tile
-    every: list[int]  # and the fixed melds' tiles (a kong's four)
+    standing: bytearray  # the concealed tiles before the win, per kind
+    full: bytearray  # and the winning tile
+    fb: bytes  # full as bytes
+    every: bytearray  # and the fixed melds' tiles (a kong's four)
     win: int
     cwin: int  # the winning tile in CPP order
     fixed: list[_Fixed]
@@ -439,7 +505,7 @@ class _Hand:
     cfixed_pungs: tuple[int, ...]  # the fixed pungs and kongs, CPP order
     melded_kongs: int
     concealed_kongs: int
-    fixed_traits: tuple[int, int, int, int, int]  # shapes.group_traits of the fixed melds
+    fixed_traits: int  # the fixed melds' traits, packed (shapes.pack_traits)
     kongs: int
     claimed_melds: int  # fixed melds other than concealed kongs
     self_drawn: bool
@@ -447,10 +513,9 @@ class _Hand:
     base: dict[int, int] | None  # fans every four-melds arrangement has (_standard_base)
     seat: int
     prevalent: int
-    traits: tuple[_Fans, _Fans, _Fans]
+    traits: _Fans  # the suit, tile-trait and number-range fans
     hog: int  # 四归一
     unique_wait: bool | None
-    most: int  # the most copies of one kind among the concealed tiles and the winning tile
 
 
 def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld],
@@ -468,14 +533,14 @@ def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld]
         raise InvalidMcrHand(f"with {n_melds} meld(s) the hand holds {13 - 3 * n_melds} concealed tiles "
                              f"before the winning tile, got {n}")
     win = win_tile if win_tile.__class__ is Tile else _kind(win_tile, "the winning tile")
-    standing = [0] * 34
-    kb = _KIND_BITS
+    standing = bytearray(34)
+    kb = _KIND_BITS_CHECKED
     mask = kb[win]
     try:
         for t in concealed:
             standing[t] += 1
             mask |= kb[t]
-        if concealed and min(concealed) < 0:
+        if mask >= _NOT_A_KIND:  # a negative tile counted at the end of ``standing``
             raise IndexError
     except (IndexError, TypeError):
         for t in concealed:
@@ -483,68 +548,78 @@ def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld]
         raise
     full = standing.copy()
     full[win] += 1
+    fb = bytes(full)
     h = _Hand()
-    cpp = S.CPP
     if n_melds:
         every = full.copy()
-        fixed, kongs, claimed_melds = _read_melds(melds, every)
+        fixed = []
         cchows = []
         cpungs = []
-        melded_kongs = concealed_kongs = 0
-        for code, is_kong, conc in fixed:
-            if code >= 34:
-                cchows.append(cpp[code - 34])
+        kongs = claimed_melds = melded_kongs = concealed_kongs = fixed_traits = 0
+        for m in melds:
+            if m.__class__ is not McrMeld and not isinstance(m, McrMeld):
+                raise InvalidMcrHand(f"a meld must be an McrMeld, got {m!r}")
+            got = m.__dict__.get("_mcr") if m.__class__ is McrMeld else None
+            f, k, copies, ck, what, bits, traits = got if got is not None else _read_meld(m)
+            fixed.append(f)
+            if copies == 1:  # a chi
+                every[k] += 1
+                every[k + 1] += 1
+                every[k + 2] += 1
+                cchows.append(ck)
+                claimed_melds += 1
             else:
-                cpungs.append(cpp[code])
-                if is_kong:
-                    if conc:
-                        concealed_kongs += 1
-                    else:
+                every[k] += copies
+                cpungs.append(ck)
+                if what == 3:
+                    concealed_kongs += 1
+                else:
+                    claimed_melds += 1
+                    if what == 2:
                         melded_kongs += 1
-        for code, _, _ in fixed:
-            mask |= kb[code] if code < 34 else kb[code - 34] | kb[code - 33] | kb[code - 32]
+            mask |= bits
+            fixed_traits += traits
+        kongs = melded_kongs + concealed_kongs
         h.cfixed_chows = tuple(cchows)
         h.cfixed_pungs = tuple(cpungs)
-        h.fixed_traits = S.group_traits(cchows, cpungs, -1)
+        h.fixed_traits = fixed_traits
         h.melded_kongs = melded_kongs
         h.concealed_kongs = concealed_kongs
+        eb = bytes(every)
     else:
         every = full
+        eb = fb
         fixed, kongs, claimed_melds = _NO_FIXED, 0, 0
         h.cfixed_chows = h.cfixed_pungs = ()
         h.melded_kongs = h.concealed_kongs = 0
-    mx = max(every)
-    if mx > 4:
-        k = every.index(mx)
+    if eb.translate(None, _AT_MOST_4):  # a count other than 0..4
+        k = next(k for k in range(34) if every[k] > 4)
         raise InvalidMcrHand(f"{every[k]} copies of {TILE_TEXT[k]} (at most 4)")
-    h.most = max(full) if n_melds else mx
-    if situation is not _DEFAULT_SITUATION:
-        try:
-            sw = situation.seat_wind
-            pw = situation.prevalent_wind
-            fl = situation.flowers
-            ok = (sw.__class__ is int and pw.__class__ is int and fl.__class__ is int
-                  and 0 <= sw <= 3 and 0 <= pw <= 3 and 0 <= fl <= 8)
-        except AttributeError:
-            ok = False
-        if not ok:
-            _check_situation(situation)
+    info = situation.__dict__.get("_mcr") if situation.__class__ is McrSituation else None
+    if info is None:
+        info = _situation_info(situation)
+    self_drawn, seat, prevalent, plain = info
     h.standing = standing
     h.full = full
+    h.fb = fb
     h.every = every
     h.win = win
-    h.cwin = cpp[win]
+    h.cwin = S.CPP[win]
     h.fixed = fixed
     h.kongs = kongs
     h.claimed_melds = claimed_melds
-    self_drawn = situation.self_drawn
     h.self_drawn = self_drawn
-    h.seat = situation.seat_wind
-    h.prevalent = situation.prevalent_wind
+    h.seat = seat
+    h.prevalent = prevalent
     h.unique_wait = None
     # the table's flags, corrected as PyMahjongGB corrects what cannot be so
-    flags: dict[int, int] = {}
-    if situation is not _DEFAULT_SITUATION:
+    flags: dict[int, int]
+    if plain is not None:
+        flags = plain.copy()
+        if n_melds and every[win] - full[win] == 3:
+            flags[LAST_TILE] = 1  # three face up in the melds: the winning tile is the last one
+    else:
+        flags = {}
         in_fixed = every[win] - full[win]
         fourth = situation.fourth_tile and full[win] == 1  # 和绝张: not when holding one already
         if in_fixed == 3:
@@ -560,12 +635,9 @@ def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld]
             flags[OUT_WITH_REPLACEMENT_TILE if self_drawn else ROBBING_THE_KONG] = 1
         if self_drawn:
             flags[SELF_DRAWN] = 1
-    elif every[win] - full[win] == 3:
-        flags[LAST_TILE] = 1
     h.flag_fans = flags
-    traits = _TRAIT_MEMO.get(mask)
-    h.traits = traits if traits is not None else _traits(mask)
-    h.hog = every.count(4) - kongs
+    h.traits = _traits(mask)
+    h.hog = eb.count(4) - kongs
     h.base = None
     return h
 
@@ -574,9 +646,7 @@ def _standard_base(h: _Hand) -> dict[int, int]:
     """The fans every four-melds-and-a-pair arrangement of the hand has: the win's flags, the
     suits and kinds, 四归一, and 不求人 / 门前清 / 全求人."""
     base = h.flag_fans.copy()
-    for part in h.traits:
-        for f, n in part:
-            base[f] = n
+    base.update(h.traits)
     if h.hog > 0:
         base[TILE_HOG] = h.hog
     claimed = h.claimed_melds
@@ -591,29 +661,34 @@ def _standard_base(h: _Hand) -> dict[int, int]:
 # --- scoring ------------------------------------------------------------------------------------
 
 
-_STRUCK: dict[frozenset[int], tuple[int, ...]] = {}
+# the excluders present (a frozenset) -> every fan they strike out
+_STRIKES: dict[frozenset[int], tuple[int, ...]] = {}
 
 
-def _struck(present: frozenset[int]) -> tuple[int, ...]:
-    """The fans the exclusions strike out of ``present``: highest fan first, a fan still counted
-    strikes out its ``excludes`` (one struck out strikes nothing)."""
-    left = set(present)
-    for i in sorted(present, key=_RANK_OF):
-        if i in _EXCLUDERS and i in left:
+def _strikes(excluders: frozenset[int]) -> tuple[int, ...]:
+    """The fans these excluders strike out: highest fan first, a fan still counted strikes out
+    its ``excludes``, one struck out strikes nothing.  Whether an excluder is struck out depends
+    only on the other excluders, so the fans struck out of a hand are its fans among these."""
+    left = set(excluders)
+    out: set[int] = set()
+    for i in sorted(excluders, key=_RANK_OF):
+        if i in left:
+            out.update(EXCLUDES[i])
             left.difference_update(EXCLUDES[i])
-    out = tuple(i for i in present if i not in left)
-    _STRUCK[present] = out
-    return out
+    got = _STRIKES[excluders] = tuple(sorted(out))
+    return got
 
 
 def _finish(fans: dict[int, int]) -> None:
-    """Apply the exclusions (memoised on the set of fans)."""
-    key = frozenset(fans)
-    struck = _STRUCK.get(key)
-    if struck is None:
-        struck = _struck(key)
-    for j in struck:
-        del fans[j]
+    """Apply the exclusions (memoised on the excluders present: a few hundred sets)."""
+    excluders = _EXCLUDERS.intersection(fans)
+    if excluders:
+        strikes = _STRIKES.get(excluders)
+        if strikes is None:
+            strikes = _strikes(excluders)
+        for j in strikes:
+            if j in fans:
+                del fans[j]
 
 
 def _winds_and_terminal_pungs(fans: dict[int, int], wind_pungs: Iterable[int], seat: int, prevalent: int,
@@ -658,7 +733,7 @@ def _unique_wait(h: _Hand) -> bool:
         e = b + 9 if s < 3 else 34
         sw = tuple(h.standing[b:e])
         waits = set(S.suit_waits(b, sw))
-        if sum(sw) % 3 == 2 and S.suit_decomps(b, sw):
+        if sum(sw) % 3 == 2 and S.suit_complete(sw, s == 3):
             full = h.full
             for p in range(4):
                 if p != s:
@@ -684,17 +759,12 @@ def _score_standard(h: _Hand, div: S.Summary) -> tuple[int, dict[int, int]]:
     base = h.base
     fans = (base if base is not None else _standard_base(h)).copy()
     win = h.cwin
-    _, pair, concealed_chows, concealed_pung_kinds, outside, five, even, terminal_pungs, dragons = div
+    concealed_chows, concealed_pung_kinds, pair, traits = div
     concealed_pungs = len(concealed_pung_kinds)
     if h.fixed:
         chows = concealed_chows + h.cfixed_chows
         pungs = concealed_pung_kinds + h.cfixed_pungs
-        fo, ff, fe, ft, fd = h.fixed_traits
-        outside += fo
-        five += ff
-        even += fe
-        terminal_pungs += ft
-        dragons += fd
+        traits += h.fixed_traits
         if len(chows) > 2:
             chows = tuple(sorted(chows))
         if len(pungs) > 2:
@@ -725,6 +795,7 @@ def _score_standard(h: _Hand, div: S.Summary) -> tuple[int, dict[int, int]]:
         hidden = concealed_kongs + concealed_pungs
         if hidden >= 2:
             fans[_CONCEALED_PUNG_FAN[hidden]] = 1
+        dragons = traits >> 16
         if dragons:
             fans[DRAGON_PUNG] = dragons
         if n_pungs >= 2:
@@ -736,7 +807,7 @@ def _score_standard(h: _Hand, div: S.Summary) -> tuple[int, dict[int, int]]:
         if n_chows == 4 and pair < 27 and pair % 9 == 4 and _terminal_chows(chows, pair, fans):
             pass
         else:
-            for f, n in _CHOW_FANS(chows):
+            for f, n in _CHOW_FANS(chows) if n_chows > 2 else _TWO_CHOW_FANS[chows[0]][chows[1]]:
                 fans[f] = fans.get(f, 0) + n
     # the pair: 平和, 小三元, 小四喜
     if n_chows == 4:
@@ -750,22 +821,27 @@ def _score_standard(h: _Hand, div: S.Summary) -> tuple[int, dict[int, int]]:
         fans[LITTLE_FOUR_WINDS] = 1
         del fans[BIG_THREE_WINDS]
     # every group: 全带幺, 全带五, 全双刻
-    if outside == 5:
+    if traits & 0xF == 5:
         fans[OUTSIDE_HAND] = 1
-    elif five == 5:
+    elif traits >> 4 & 0xF == 5:
         fans[ALL_FIVE] = 1
-    elif even == 5:
+    elif traits >> 8 & 0xF == 5:
         fans[ALL_EVEN_PUNGS] = 1
     # 边张, 嵌张, 单钓将: only when the hand waited on the one tile
     wait = 4 if pair == win else 0
     for c in concealed_chows:
         if win == c + 1:
             wait |= 2
-        elif win == c or win == c + 2:
-            wait |= 1
-    if wait and MELDED_HAND not in fans and FOUR_KONGS not in fans and _unique_wait(h):
+        elif win == c:
+            # 7 of 789 is 边张; the low end of another chow is not a unique wait: the tile three
+            # up completes the hand too
+            wait |= 1 if c % 9 == 6 else 8
+        elif win == c + 2:
+            wait |= 1 if c % 9 == 0 else 8  # 3 of 123, or else the tile three down completes it too
+    if 0 < wait < 8 and MELDED_HAND not in fans and FOUR_KONGS not in fans and _unique_wait(h):
         fans[EDGE_WAIT if wait & 1 else CLOSED_WAIT if wait & 2 else SINGLE_WAIT] = 1
     _finish(fans)
+    terminal_pungs = traits >> 12 & 0xF
     if terminal_pungs:
         _winds_and_terminal_pungs(fans, [k for k in pungs if 27 <= k <= 30], h.seat, h.prevalent,
                                   terminal_pungs)
@@ -860,11 +936,11 @@ def _regular_waits(table: list[int], n: int, prev: tuple[int, ...], waits: set[i
                 table[k + 2] += 1
 
 
-def _knitted_unique_wait(rest: list[int], win: int) -> bool:
+def _knitted_unique_wait(rest: Sequence[int], win: int) -> bool:
     """PyMahjongGB's 独听 test for a concealed 组合龙 hand: the wait of the five tiles outside the
     组合龙 less the winning tile (when the winning tile is not among them, its count wraps to
     65535 as in the C++ and the search runs on that table)."""
-    table = rest.copy()
+    table = list(rest)
     table[win] = (table[win] - 1) & 0xFFFF
     waits: set[int] = set()
     _regular_waits(table, 4, (-1,), waits)
@@ -884,7 +960,7 @@ def _score_knitted_straight(h: _Hand) -> tuple[int, dict[int, int], tuple[int, .
             break
     else:
         return None
-    if max(full) < 2:
+    if 2 not in h.fb and 3 not in h.fb and 4 not in h.fb:
         return None
     rest = full.copy()
     for t in seq:
@@ -973,24 +1049,23 @@ def _score_special(h: _Hand) -> tuple[int, dict[int, int], str] | None:
     (then, after 组合龙, 九莲宝灯: :func:`_score_nine_gates`)."""
     full = h.full
     fans: dict[int, int]
-    if 1 not in full and 3 not in full:
+    fb = h.fb
+    if 1 not in fb and 3 not in fb:
         kinds = [k for k in range(34) if full[k]]
         if (len(kinds) == 7 and kinds[0] < 27 and kinds[6] - kinds[0] == 6 and kinds[0] // 9 == kinds[6] // 9
-                and max(full) == 2):
+                and 4 not in fb):
             fans = {SEVEN_SHIFTED_PAIRS: 1}
             if full[kinds[0]] and kinds[0] % 9 == 1:  # 2..8: 断幺 too
                 fans[ALL_SIMPLES] = 1
         else:
             fans = {SEVEN_PAIRS: 1}
-            for part in h.traits:
-                for f, n in part:
-                    fans[f] = n
+            fans.update(h.traits)
             if h.hog > 0:
                 fans[TILE_HOG] = h.hog
         fans.update(h.flag_fans)
         _finish(fans)
         return sum(VALUES[i] * n for i, n in fans.items()), fans, "seven_pairs"
-    if max(full) == 1:
+    if 2 not in fb and 3 not in fb and 4 not in fb:
         suited = [k for k in range(27) if full[k]]
         if 7 <= len(suited) <= 9 and any(s.issuperset(suited) for s in _KNITTED_SETS):
             if len(suited) == 7:
@@ -1034,10 +1109,10 @@ def _score_nine_gates(h: _Hand) -> tuple[int, dict[int, int]] | None:
     return sum(VALUES[i] * n for i, n in fans.items()), fans
 
 
-def _division_key(division: S.Summary) -> tuple[int, ...]:
+def _division_key(division: S.Summary) -> list[int]:
     """Where PyMahjongGB finds an arrangement (packs in its tile order): ordered by its packs, a
     pung before the chow starting on the same tile."""
-    return tuple(sorted(2 * c if c < 34 else 2 * c - 67 for c in division[0]))
+    return sorted([2 * c + 1 for c in division[0]] + [2 * k for k in division[1]])
 
 
 # --- results ------------------------------------------------------------------------------------
@@ -1052,19 +1127,16 @@ def _make_entry(i: int, n: int) -> FanEntry:
 _ENTRY: list[list[FanEntry]] = [[_make_entry(i, n) for n in range(9)] for i in range(len(FANS))]
 
 
-_ENTRIES: dict[tuple[tuple[int, int], ...], tuple[FanEntry, ...]] = {}
-
-
 def _entries(fans: dict[int, int], flowers: int) -> tuple[FanEntry, ...]:
-    key = tuple(sorted(fans.items()))
+    """The result's entries, in the table's order (花牌 last), from the shared ones."""
+    entry = _ENTRY
+    try:
+        out = [entry[i][fans[i]] for i in sorted(fans)]
+    except IndexError:  # a count of 9 or more: never in a real hand
+        out = [entry[i][n] if n < 9 else _make_entry(i, n) for i, n in sorted(fans.items())]
     if flowers:
-        key += ((FLOWER_TILES, flowers),)
-    got = _ENTRIES.get(key)
-    if got is None:
-        if len(_ENTRIES) > 200_000:
-            _ENTRIES.clear()
-        got = _ENTRIES[key] = tuple(_ENTRY[i][n] if n < 9 else _make_entry(i, n) for i, n in key)
-    return got
+        out.append(entry[FLOWER_TILES][flowers])
+    return tuple(out)
 
 
 @cache
@@ -1081,31 +1153,45 @@ def _pack_group(code: int, is_kong: bool = False, concealed: bool = True) -> Mcr
     return _group("kong" if is_kong else "pung", (code,) * (4 if is_kong else 3), concealed)
 
 
-def _standard_groups(h: _Hand, packs: tuple[int, ...], pair: int) -> tuple[McrGroup, ...]:
-    """The groups of an arrangement (packs and pair in PyMahjongGB's order)."""
-    cpp = S.CPP
-    out = [_pack_group(code, is_kong, concealed) for code, is_kong, concealed in h.fixed]
-    win = h.cwin
-    # the pung a discard completed counts as exposed (unless the tile can be read into a chow)
-    opened = (not h.self_drawn and win in packs
-              and not any(c >= 34 and c - 34 <= win <= c - 32 for c in packs))
-    ours = sorted((cpp[c], c == win) if c < 34 else (34 + cpp[c - 34], False) for c in packs)
-    for code, is_win in ours:
-        out.append(_pack_group(code, False, not (opened and is_win)))
-    out.append(_group("pair", (cpp[pair],) * 2))
+# the groups of a standard arrangement, per kind (ours): concealed pungs, exposed pungs, concealed
+# chows (from their lowest kind), pairs
+_PUNG_GROUP = tuple(_pack_group(k) for k in range(34))
+_OPEN_PUNG_GROUP = tuple(_pack_group(k, False, False) for k in range(34))
+_CHOW_GROUP = {k: _pack_group(34 + k) for k in range(27) if k % 9 < 7}
+_PAIR_GROUP = tuple(_group("pair", (k, k)) for k in range(34))
+
+
+def _standard_groups(h: _Hand, chows: tuple[int, ...], pungs: tuple[int, ...], pair: int) -> tuple[McrGroup, ...]:
+    """The groups of an arrangement (chows, pungs and pair in PyMahjongGB's order): the fixed
+    melds, then the concealed pungs and chows in our tile order, then the pair."""
+    cpp = S.CPP.__getitem__
+    out = [_pack_group(*f) for f in h.fixed] if h.fixed else []
+    if pungs:
+        out += map(_PUNG_GROUP.__getitem__, sorted(map(cpp, pungs)))
+        win = h.cwin
+        # the pung a discard completed counts as exposed (unless the tile can be read into a chow)
+        if not h.self_drawn and win in pungs and not any(c <= win <= c + 2 for c in chows):
+            i = out.index(_PUNG_GROUP[h.win])
+            out[i] = _OPEN_PUNG_GROUP[h.win]
+    if chows:
+        out += map(_CHOW_GROUP.__getitem__, sorted(map(cpp, chows)))
+    out.append(_PAIR_GROUP[cpp(pair)])
     return tuple(out)
 
 
-def _special_groups(shape: str, full: list[int]) -> tuple[McrGroup, ...]:
+_SINGLE_GROUP = tuple(_group("single", (k,)) for k in range(34))
+
+
+def _special_groups(shape: str, tiles: list[int]) -> tuple[McrGroup, ...]:
+    """The groups of a special shape from its 14 tiles, sorted."""
     if shape == "seven_pairs":
-        return tuple(_group("pair", (k, k)) for k in range(34) for _ in range(full[k] // 2))
+        return tuple(map(_PAIR_GROUP.__getitem__, tiles[::2]))
     if shape == "thirteen_orphans":
-        pair = next(k for k in _ORPHANS if full[k] == 2)
-        return (_group("pair", (pair, pair)),) + tuple(_group("single", (k,)) for k in _ORPHANS if k != pair)
+        pair = next(k for k in _ORPHANS if tiles.count(k) == 2)
+        return (_PAIR_GROUP[pair],) + tuple(_SINGLE_GROUP[k] for k in _ORPHANS if k != pair)
     if shape == "nine_gates":
-        base = max(range(34), key=full.__getitem__) // 9 * 9
-        return (_group("nine_gates", tuple(k for k in range(base, base + 9) for _ in range(full[k]))),)
-    return tuple(_group("single", (k,)) for k in range(34) if full[k])
+        return (_group("nine_gates", tuple(tiles)),)
+    return tuple(map(_SINGLE_GROUP.__getitem__, tiles))
 
 
 # --- the calculator -----------------------------------------------------------------------------
@@ -1125,12 +1211,13 @@ def score_mcr(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld
     n_fixed = len(h.fixed)
     full = h.full
     if n_fixed == 0:
-        most = h.most
-        if most == 1 or (1 not in full and 3 not in full) or (most == 2 and full[0] and full[8] and full[33]):
+        fb = h.fb
+        # 七对 (no 1 or 3 copies), 全不靠 (one copy of each), 十三幺 (at most two, 1m 9m 白 among them)
+        if (1 not in fb and 3 not in fb) or (3 not in fb and 4 not in fb and (2 not in fb or (full[0] and full[8] and full[33]))):
             sp = _score_special(h)
             if sp is not None:
                 best_total, best, shape = sp
-                arrangement = partial(_special_groups, shape, full)
+                arrangement = partial(_special_groups, shape, sorted([*concealed, h.win]))
     if (best is None and n_fixed <= 1
             and ((full[0] and full[3] and full[6]) or (full[1] and full[4] and full[7])
                  or (full[2] and full[5] and full[8]))):
@@ -1144,10 +1231,10 @@ def score_mcr(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld
         if ng is not None:
             best_total, best = ng
             shape = "nine_gates"
-            arrangement = partial(_special_groups, shape, full)
+            arrangement = partial(_special_groups, shape, sorted([*concealed, h.win]))
     if best is None or SEVEN_PAIRS in best:
         seven_pairs = best is not None
-        divisions = _HAND_DIVISIONS(h.full)
+        divisions = _HAND_DIVISIONS(h.fb)
         if len(divisions) > 1:
             divisions.sort(key=_division_key)
         chosen = None
@@ -1161,7 +1248,7 @@ def score_mcr(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld
                 chosen = div
         if chosen is not None:
             shape = "standard"
-            arrangement = partial(_standard_groups, h, chosen[0], chosen[1])
+            arrangement = partial(_standard_groups, h, chosen[0], chosen[1], chosen[2])
     if best is None:
         return _INCOMPLETE if not flowers else McrResult(False, False, 0, flowers=flowers)
     return McrResult(True, best_total >= min_fan, best_total, _entries(best, flowers), shape, flowers, arrangement)
@@ -1169,7 +1256,7 @@ def score_mcr(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld
 
 def _knitted_groups(h: _Hand, seq: tuple[int, ...], pack: int, pair: int) -> tuple[McrGroup, ...]:
     pg = _pack_group(*h.fixed[0]) if h.fixed else _pack_group(pack)
-    return (_group("knitted", seq), pg, _group("pair", (pair, pair)))
+    return (_group("knitted", seq), pg, _PAIR_GROUP[pair])
 
 
 def score_mcr_many(hands: Iterable[tuple[Sequence[Tile], Tile, Sequence[McrMeld], McrSituation]], *,

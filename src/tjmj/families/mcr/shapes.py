@@ -13,7 +13,7 @@ in it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from .fans import FAN_BY_CODE
@@ -23,13 +23,20 @@ __all__ = [
     "CPP_BASES",
     "suit_decomps",
     "suit_waits",
+    "suit_complete",
     "hand_decomps",
     "hand_divisions",
     "suit_divisions",
     "group_traits",
+    "pack_traits",
+    "TRAIT_SHIFTS",
+    "CHOW_TRAITS",
+    "PUNG_TRAITS",
+    "PAIR_TRAITS",
     "is_complete_counts",
     "basic_waits",
     "chow_fans",
+    "TWO_CHOW_FANS",
     "pung_fans",
     "pair_fan_of_chows",
     "best_pair_combination",
@@ -109,18 +116,78 @@ def suit_decomps(base: int, counts: tuple[int, ...]) -> tuple[tuple[tuple[int, .
     return tuple(out)
 
 
+def _melds_only(c: list[int], honors: bool) -> bool:
+    """Whether one suit's counts (``c``, changed) are pungs and chows only.  Greedy from the
+    lowest tile: of ``n`` copies there, ``n % 3`` start chows (three chows from one tile are the
+    same tiles as three pungs), the rest are a pung."""
+    if honors:
+        return all(not n % 3 for n in c)
+    for r in range(7):
+        n = c[r] % 3
+        if n:
+            if c[r + 1] < n or c[r + 2] < n:
+                return False
+            c[r + 1] -= n
+            c[r + 2] -= n
+    return not c[7] % 3 and not c[8] % 3
+
+
+def suit_complete(counts: list[int] | tuple[int, ...], honors: bool) -> bool:
+    """Whether one suit's counts split into pungs and chows, with one pair when the total is
+    2 mod 3 (a fifth copy allowed); what :func:`suit_decomps` is non-empty for, without listing
+    the splits."""
+    total = sum(counts)
+    m = total % 3
+    if m == 0:
+        return _melds_only(list(counts), honors)
+    if m == 1:
+        return False
+    # the pair's number p: chows and pungs add 0 mod 3 to the sum of the numbers, the pair 2p
+    weighted = 0
+    for r, n in enumerate(counts):
+        weighted += r * n
+    for r in range(2 * weighted % 3, len(counts), 3):
+        if counts[r] >= 2:
+            c = list(counts)
+            c[r] -= 2
+            if _melds_only(c, honors):
+                return True
+    return False
+
+
 @cache
 def suit_waits(base: int, counts: tuple[int, ...]) -> tuple[int, ...]:
     """The kinds of this suit that make its counts decompose (a fifth copy allowed: waits are
     judged on shape, as PyMahjongGB does)."""
+    total = sum(counts)
+    if total % 3 == 0:
+        return ()
     waits = []
-    for r in range(len(counts)):
-        if counts[r] == 0 and not any(counts[max(0, r - 2):r + 3]):
+    honors = base == 27
+    n = len(counts)
+    c = list(counts)
+    with_pair = total % 3 == 1
+    weighted = 0
+    if with_pair:
+        for r in range(n):
+            weighted += r * c[r]
+    for r in range(n):
+        if counts[r] == 0 and (honors or not any(counts[max(0, r - 2):r + 3])):
             continue  # a tile far from every tile of the suit completes nothing
-        c = list(counts)
         c[r] += 1
-        if suit_decomps(base, tuple(c)):
-            waits.append(base + r)
+        if not with_pair:
+            if _melds_only(c.copy(), honors):
+                waits.append(base + r)
+        else:
+            # as in suit_complete: the pair's number is 2 * (the numbers' sum) mod 3
+            for p in range(2 * (weighted + r) % 3, n, 3):
+                if c[p] >= 2:
+                    d = c.copy()
+                    d[p] -= 2
+                    if _melds_only(d, honors):
+                        waits.append(base + r)
+                        break
+        c[r] -= 1
     return tuple(waits)
 
 
@@ -132,7 +199,7 @@ _BASES = (0, 9, 18, 27)
 CPP_BASES = (0, 18, 9, 27)  # where m, p, s and the honours start in PyMahjongGB's order
 
 
-def hand_decomps(counts: list[int] | tuple[int, ...],
+def hand_decomps(counts: Sequence[int],
                  bases: tuple[int, int, int, int] = _BASES) -> list[tuple[tuple[int, ...], int]]:
     """Every split of these counts (in our kind order) into pungs and chows and exactly one
     pair; with ``bases=CPP_BASES`` the pack codes and the pair are in :data:`CPP` order."""
@@ -182,10 +249,10 @@ def hand_decomps(counts: list[int] | tuple[int, ...],
 _ZERO = ((0,) * 9, (0,) * 9, (0,) * 9, (0,) * 7)
 
 
-# A division summary, what scoring one arrangement needs, all in CPP order: (packs, pair, chows
-# (lowest tiles, sorted), pungs (sorted), groups with a 1/9/honour, groups with a 5, groups of an
-# even number (pungs and pair), 1/9/wind pungs, dragon pungs)
-Summary = tuple[tuple[int, ...], int, tuple[int, ...], tuple[int, ...], int, int, int, int, int]
+# A division summary, what scoring one arrangement needs, all in CPP order: (chows (lowest
+# tiles, sorted), pungs (sorted), pair, traits) where ``traits`` packs five counts of the groups,
+# 4 bits each (:data:`TRAIT_SHIFTS`; packed counts add up field by field)
+Summary = tuple[tuple[int, ...], tuple[int, ...], int, int]
 
 
 def group_traits(chows: Iterable[int], pungs: Iterable[int], pair: int) -> tuple[int, int, int, int, int]:
@@ -227,45 +294,125 @@ def group_traits(chows: Iterable[int], pungs: Iterable[int], pair: int) -> tuple
     return outside, five, even, terminal, dragons
 
 
-@cache
-def suit_divisions(base: int, counts: tuple[int, ...]) -> tuple[Summary, ...]:
-    """:func:`suit_decomps` with each split summarised (:data:`Summary`)."""
-    out = []
-    for packs, pair in suit_decomps(base, counts):
-        chows = tuple(sorted(c - 34 for c in packs if c >= 34))
-        pungs = tuple(sorted(c for c in packs if c < 34))
-        out.append((packs, pair, chows, pungs, *group_traits(chows, pungs, pair)))
+# :func:`group_traits` packed into one int, 4 bits a count (none passes 5, so packed traits add):
+# groups with a 1/9/honour, with a 5, of an even number, 1/9/wind pungs, dragon pungs
+TRAIT_SHIFTS = (0, 4, 8, 12, 16)
+
+
+def pack_traits(traits: tuple[int, int, int, int, int]) -> int:
+    return sum(n << shift for n, shift in zip(traits, TRAIT_SHIFTS))
+
+
+# per CPP kind: the packed traits of a chow from it, a pung of it, a pair of it
+CHOW_TRAITS = tuple(pack_traits(group_traits((k,), (), -1)) for k in range(34))
+PUNG_TRAITS = tuple(pack_traits(group_traits((), (k,), -1)) for k in range(34))
+PAIR_TRAITS = tuple(pack_traits(group_traits((), (), k)) for k in range(34))
+
+
+def _suit_splits(c: list[int], r: int, base: int, need_pair: bool, pair: int, chows: tuple[int, ...],
+                 pungs: tuple[int, ...], traits: int, out: list[Summary]) -> None:
+    """:func:`_decompose` for the nine kinds of a suit (``base`` its first kind in the codes
+    wanted), each split summarised (:data:`Summary`), in the same order."""
+    while r < 9 and not c[r]:
+        r += 1
+    if r == 9:
+        if (pair >= 0) == need_pair:
+            out.append((chows, pungs, pair, traits))
+        return
+    m = c[r]
+    k = base + r
+    c[r] = 0
+    for p in (0, 1) if need_pair and pair < 0 and m >= 2 else (0,):
+        left = m - 2 * p
+        t = traits + PAIR_TRAITS[k] if p else traits
+        for q in (0, 1) if left >= 3 else (0,):
+            rest = left - 3 * q
+            tq = t + PUNG_TRAITS[k] if q else t
+            pq = pungs + (k,) if q else pungs
+            if rest:
+                if r > 6 or c[r + 1] < rest or c[r + 2] < rest:
+                    continue
+                c[r + 1] -= rest
+                c[r + 2] -= rest
+                _suit_splits(c, r + 1, base, need_pair, k if p else pair, chows + (k,) * rest, pq,
+                             tq + CHOW_TRAITS[k] * rest, out)
+                c[r + 1] += rest
+                c[r + 2] += rest
+            else:
+                _suit_splits(c, r + 1, base, need_pair, k if p else pair, chows, pq, tq, out)
+    c[r] = m
+
+
+def suit_divisions(base: int, counts: tuple[int, ...] | bytes) -> tuple[Summary, ...]:
+    """The splits of :func:`suit_decomps`, each summarised (:data:`Summary`); ``base`` (0, 9, 18
+    or 27) is where the suit starts in the kind order of the codes wanted."""
+    total = sum(counts)
+    if total % 3 == 1:
+        return ()
+    need_pair = total % 3 == 2
+    if base == 27:  # honours: pungs and at most one pair, one way only
+        pungs: list[int] = []
+        pair = -1
+        for r, n in enumerate(counts):
+            if n == 3:
+                pungs.append(27 + r)
+            elif (n == 2 or n == 5) and need_pair and pair < 0:
+                pair = 27 + r
+                if n == 5:
+                    pungs.append(27 + r)
+            elif n:
+                return ()
+        return ((((), tuple(pungs), pair, _traits_of((), pungs, pair))),)
+    out: list[Summary] = []
+    _suit_splits(list(counts), 0, base, need_pair, -1, (), (), 0, out)
     return tuple(out)
 
 
+def _traits_of(chows: Iterable[int], pungs: Iterable[int], pair: int) -> int:
+    t = PAIR_TRAITS[pair] if pair >= 0 else 0
+    for k in chows:
+        t += CHOW_TRAITS[k]
+    for k in pungs:
+        t += PUNG_TRAITS[k]
+    return t
+
+
 _CPP_SLICES = ((0, 9, 0), (18, 27, 9), (9, 18, 18), (27, 34, 27))  # m s p z: our slice, CPP base
-# per CPP base: counts (as bytes) -> suit_divisions
+# per CPP base: counts (as bytes) -> suit_divisions; an empty suit -> _NO_TILES
 _DIVISIONS: dict[int, dict[bytes, tuple[Summary, ...]]] = {0: {}, 9: {}, 18: {}, 27: {}}
-_EMPTY = (bytes(9), bytes(7))
+_NO_TILES: tuple[Summary, ...] = (((), (), -1, 0),)  # an object of its own: not a suit's divisions
+for _base, _memo in _DIVISIONS.items():
+    _memo[bytes(7 if _base == 27 else 9)] = _NO_TILES
+del _base, _memo
+_SLICES = tuple((lo, hi, base, _DIVISIONS[base]) for lo, hi, base in _CPP_SLICES)
 
 
-def hand_divisions(counts: list[int]) -> list[Summary]:
+def hand_divisions(counts: list[int] | bytes | bytearray) -> list[Summary]:
     """Every split of the counts (our kind order) into pungs and chows and one pair, summarised
     in CPP order; the suits are visited in that order, so the chows and pungs come sorted."""
     acc: Summary | None = None
     multi = None
     pairs = 0
     whole = bytes(counts)
-    for lo, hi, base in _CPP_SLICES:
+    for lo, hi, base, memo in _SLICES:
         key = whole[lo:hi]
-        if key == _EMPTY[base == 27]:
-            continue
-        d = _DIVISIONS[base].get(key)
+        d = memo.get(key)
         if d is None:
-            d = _DIVISIONS[base][key] = suit_divisions(base, tuple(key))
+            d = memo[key] = suit_divisions(base, key)
+        if d is _NO_TILES:
+            continue
         if not d:
             return []
-        if d[0][1] >= 0:
+        if d[0][2] >= 0:
             pairs += 1
         if multi is not None:
             multi.append(d)
         elif len(d) == 1:
-            acc = d[0] if acc is None else _join(acc, d[0])
+            if acc is None:
+                acc = d[0]
+            else:
+                b = d[0]
+                acc = (acc[0] + b[0], acc[1] + b[1], acc[2] if acc[2] >= 0 else b[2], acc[3] + b[3])
         else:
             multi = [d] if acc is None else [(acc,), d]
     if pairs != 1:
@@ -282,8 +429,7 @@ def hand_divisions(counts: list[int]) -> list[Summary]:
 
 
 def _join(a: Summary, b: Summary) -> Summary:
-    return (a[0] + b[0], a[1] if a[1] >= 0 else b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5],
-            a[6] + b[6], a[7] + b[7], a[8] + b[8])
+    return (a[0] + b[0], a[1] + b[1], a[2] if a[2] >= 0 else b[2], a[3] + b[3])
 
 
 def is_complete_counts(counts: list[int] | tuple[int, ...]) -> bool:
@@ -293,7 +439,7 @@ def is_complete_counts(counts: list[int] | tuple[int, ...]) -> bool:
         t = sum(sc)
         if t == 0:
             continue
-        if t % 3 == 1 or not suit_decomps(base, sc):
+        if not suit_complete(sc, base == 27):
             return False
         if t % 3 == 2:
             pairs += 1
@@ -309,14 +455,14 @@ def basic_waits(counts: list[int] | tuple[int, ...]) -> set[int]:
     out: set[int] = set()
     if len(ones) == 1 and not twos:
         s = ones[0]
-        if all(i == s or not any(parts[i]) or suit_decomps(_BASES[i], parts[i]) for i in range(4)):
+        if all(i == s or not any(parts[i]) or suit_complete(parts[i], i == 3) for i in range(4)):
             out.update(suit_waits(_BASES[s], parts[s]))
     elif len(twos) == 2 and not ones:
         a, b = twos
-        if all(i in twos or not any(parts[i]) or suit_decomps(_BASES[i], parts[i]) for i in range(4)):
-            if suit_decomps(_BASES[b], parts[b]):
+        if all(i in twos or not any(parts[i]) or suit_complete(parts[i], i == 3) for i in range(4)):
+            if suit_complete(parts[b], b == 3):
                 out.update(suit_waits(_BASES[a], parts[a]))
-            if suit_decomps(_BASES[a], parts[a]):
+            if suit_complete(parts[a], a == 3):
                 out.update(suit_waits(_BASES[b], parts[b]))
     return out
 
@@ -363,14 +509,34 @@ def _three_chow_fan(a: int, b: int, c: int) -> int:
     return -1
 
 
+# pair_fan_of_chows of any two chows' lowest kinds: _PAIR_FAN[a][b]
+_PAIR_FAN: tuple[tuple[int, ...], ...] = tuple(tuple(pair_fan_of_chows(a, b) for b in range(34)) for a in range(34))
+_THREE_CHOW: dict[tuple[int, int, int], int] = {}
+
+
+def _three_chow_fan_of(a: int, b: int, c: int) -> int:
+    """:func:`_three_chow_fan`, memoised (at most 1,771 sorted triples)."""
+    key = (a, b, c)
+    f = _THREE_CHOW.get(key)
+    if f is None:
+        f = _THREE_CHOW[key] = _three_chow_fan(a, b, c)
+    return f
+
+
 def best_pair_combination(chows: tuple[int, ...]) -> int:
     """The most 1-fan chow combinations the exclusion principles allow among ``chows``: each new
     combination must bring in a chow not yet combined (套算一次, so the combinations form a
     forest) and no chow may form the same fan twice (不得相同).  Exhaustive; ``chows`` has at most
     four entries."""
     n = len(chows)
-    edges = [(i, j, f) for i in range(n) for j in range(i + 1, n)
-             if (f := pair_fan_of_chows(chows[i], chows[j])) >= 0]
+    return _most_combinations(n, tuple((i, j, f) for i in range(n) for j in range(i + 1, n)
+                                       if (f := pair_fan_of_chows(chows[i], chows[j])) >= 0))
+
+
+@cache
+def _most_combinations(n: int, edges: tuple[tuple[int, int, int], ...]) -> int:
+    """:func:`best_pair_combination` of ``n`` chows whose 1-fan combinations are ``edges`` (a few
+    hundred edge lists occur)."""
     for k in range(min(len(edges), n - 1), 0, -1):
         for sel in itertools.combinations(edges, k):
             if allowed_combination(n, sel):
@@ -421,6 +587,7 @@ def chow_fans(chows: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     chow (套算一次), else the pairwise 1-fan combinations (:func:`best_pair_combination`).  The
     双龙会 fans need the pair and are judged by the caller."""
     n = len(chows)
+    pairs = _PAIR_FAN
     if n == 4:
         a, b, c, d = chows
         if a // 9 == b // 9 == c // 9 == d // 9:
@@ -430,27 +597,33 @@ def chow_fans(chows: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
             if a == b == c == d:
                 return ((QUADRUPLE_CHOW, 1),)
         for i, j, k, rest in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
-            f = _three_chow_fan(chows[i], chows[j], chows[k])
+            f = _three_chow_fan_of(chows[i], chows[j], chows[k])
             if f >= 0:
-                extra = {pair_fan_of_chows(chows[x], chows[rest]) for x in (i, j, k)}
+                r = chows[rest]
+                extra = {pairs[chows[x]][r] for x in (i, j, k)}
                 for e in _PAIR_ORDER:
                     if e in extra:
                         return ((f, 1), (e, 1)) if e > f else ((e, 1), (f, 1))
                 return ((f, 1),)
     elif n == 3:
-        f = _three_chow_fan(*chows)
+        f = _three_chow_fan_of(*chows)
         if f >= 0:
             return ((f, 1),)
     elif n == 2:
-        f = pair_fan_of_chows(*chows)
+        f = pairs[chows[0]][chows[1]]
         return ((f, 1),) if f >= 0 else ()
     else:
         return ()
-    found = [f for a, b in itertools.combinations(chows, 2) if (f := pair_fan_of_chows(a, b)) >= 0]
-    if not found:
-        return ()
+    found = [f for a, b in itertools.combinations(chows, 2) if (f := pairs[a][b]) >= 0]
+    if len(found) < 2:
+        return ((found[0], 1),) if found else ()  # one combination always counts
     limit = best_pair_combination(chows)
     return tuple(sorted(_reduce_pairs(found, limit).items()))
+
+
+# chow_fans of two chows (lowest kinds a <= b, CPP order): TWO_CHOW_FANS[a][b]
+TWO_CHOW_FANS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+    tuple(chow_fans.__wrapped__((a, b)) for b in range(27)) for a in range(27))
 
 
 # --- pung combinations ----------------------------------------------------------------------
@@ -483,11 +656,26 @@ def _three_pung_fan(a: int, b: int, c: int) -> int:
     return -1
 
 
+# kinds whose pungs can combine with a pung of kind k (in any fan), one bit each: suited kinds
+# at most two numbers apart, winds with winds, dragons with dragons
+_RELATED: tuple[int, ...] = tuple(
+    sum(1 << j for j in range(34) if (
+        (k < 27 and j < 27 and abs(k % 9 - j % 9) <= 2) or (27 <= k <= 30 and 27 <= j <= 30)
+        or (k >= 31 and j >= 31)))
+    for k in range(34))
+
+
 @cache
 def pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """The combination fans of 2–4 pungs (kinds, in :data:`CPP` order): a four-pung fan; else a
     three-pung fan and at most one combination of the fourth pung (套算一次); else every pairwise
     双同刻/双箭刻."""
+    related = seen = 0
+    for k in pungs:
+        related |= seen & _RELATED[k]
+        seen |= 1 << k
+    if not related:
+        return ()  # every such fan joins pungs two by two related (_RELATED)
     n = len(pungs)
     out: dict[int, int] = {}
     if n == 4:
