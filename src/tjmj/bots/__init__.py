@@ -1,9 +1,12 @@
-"""Bots that play the engine's decisions (Tianjin R3–R9, Beijing B1–B7) from a seat's observation only.
+"""Bots that play the engine's decisions (Tianjin R3–R9, Beijing B1–B7, MCR M1–M4) from a seat's
+observation only.
 
 One name plays every rule family: a bot reads the family from the observation (Beijing's carries
-``upstairs``, B6) and plays that family's way (:mod:`tjmj.bots.beijing`, :mod:`tjmj.bots.beijing_strong`
-for Beijing).  A driver that knows the match's rules passes them with ``bot.set_rules(rules)``
-where a bot has it (:func:`tjmj.simulate.play_with` does); otherwise a Beijing bot infers the preset.
+``upstairs``, B6; MCR's ``prevalent_wind``, M1) and plays that family's way (:mod:`tjmj.bots.beijing`,
+:mod:`tjmj.bots.beijing_strong` for Beijing; :mod:`tjmj.bots.mcr`, :mod:`tjmj.bots.mcr_strong` for
+MCR).  A driver that knows the match's rules passes them with ``bot.set_rules(rules)`` where a bot
+has it (:func:`tjmj.simulate.play_with` does); otherwise a Beijing bot infers the preset and an MCR
+bot plays by the preset ``mcr``.
 
 A bot is anything with a ``name`` and ``choose(obs, legal, rng) -> Action``:
 
@@ -65,10 +68,11 @@ BOT_NAMES: tuple[str, ...] = tuple(BOTS)
 
 def make_bot(name: str) -> Bot:
     """A new bot by registry name, for every rule family: ``random`` (uniform legal, for fuzzing),
-    ``greedy`` (random but wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`
-    and :mod:`tjmj.bots.beijing`), ``strong`` (plays for value: :mod:`tjmj.bots.strong` in Tianjin,
-    :mod:`tjmj.bots.beijing_strong` in Beijing); ``cmd:COMMAND`` runs an outside bot over the
-    JSON-lines protocol (:mod:`tjmj.bots.external`)."""
+    ``greedy`` (random but wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`,
+    :mod:`tjmj.bots.beijing` and :mod:`tjmj.bots.mcr`), ``strong`` (plays for value:
+    :mod:`tjmj.bots.strong` in Tianjin, :mod:`tjmj.bots.beijing_strong` in Beijing,
+    :mod:`tjmj.bots.mcr_strong` in MCR); ``cmd:COMMAND`` runs an outside bot over the JSON-lines
+    protocol (:mod:`tjmj.bots.external`)."""
     if name.startswith("cmd:"):  # an outside bot (docs/bot-protocol.md); its process starts on first use
         from .external import ExternalBot
 
