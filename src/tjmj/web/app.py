@@ -593,7 +593,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
                 text = msg.get("text")
                 room.handle(conn, text if isinstance(text, str) else None)
         except WebSocketDisconnect:
-            pass
+            pass  # the client went away: detaching below is all there is to do
         except Exception:
             log.exception("room %s: websocket failed", room.id)
         finally:

@@ -804,9 +804,9 @@ def _score_standard(h: _Hand, div: S.Summary) -> tuple[int, dict[int, int]]:
             for f, n in _PUNG_FANS(pungs):
                 fans[f] = fans.get(f, 0) + n
     if n_chows >= 2:
-        if n_chows == 4 and pair < 27 and pair % 9 == 4 and _terminal_chows(chows, pair, fans):
-            pass
-        else:
+        # 一色双龙会 / 三色双龙会 take the four chows whole (_terminal_chows adds the fan)
+        whole = n_chows == 4 and pair < 27 and pair % 9 == 4 and _terminal_chows(chows, pair, fans)
+        if not whole:
             for f, n in _CHOW_FANS(chows) if n_chows > 2 else _TWO_CHOW_FANS[chows[0]][chows[1]]:
                 fans[f] = fans.get(f, 0) + n
     # the pair: 平和, 小三元, 小四喜
