@@ -139,6 +139,7 @@ def check_conservation(m: Match, tr: Tracker) -> None:
             c[t] += 1
     c[w.indicator] += 1
     assert c == FOUR, {TILE_TEXT[k]: n for k, n in enumerate(c) if n != 4}
+    assert w.remaining == w.taken.count(False)  # the wall's running count (Beijing's wall_left reads it)
 
 
 # ---- what is offered: claims (R2/R4), kongs (R4), wins (R2/R5) ----------------------------------

@@ -89,6 +89,7 @@ class Wall:
     tail_pos: int = 0
     head_limit: int = 136  # head draws must stay below this (the reserve in dice mode)
     _live: int = 0  # free tiles below head_limit, kept in step (observations read it often)
+    _free: int = 0  # free tiles in the whole wall, kept in step (Beijing's wall count reads it every draw)
 
     @classmethod
     def build(cls, rng: random.Random, dealer: int, wild_method: str = "dice", tiles: list[int] | None = None,
@@ -149,10 +150,12 @@ class Wall:
 
     def _recount(self) -> None:
         self._live = sum(1 for i in range(min(self.head_limit, len(self.tiles))) if not self.taken[i])
+        self._free = self.taken.count(False)
 
     def _take(self, i: int) -> Tile:
         assert not self.taken[i]
         self.taken[i] = True
+        self._free -= 1
         if i < self.head_limit:
             self._live -= 1
         return self.tiles[i]
@@ -197,7 +200,7 @@ class Wall:
     def remaining(self) -> int:
         """Every tile not yet drawn, the reserve included (Tianjin's face-up indicator excluded; Beijing's
         混坯 included: it stays in the wall)."""
-        return sum(1 for t in self.taken if not t)
+        return self._free
 
     def can_draw(self) -> bool:
         return self._next_head() is not None
