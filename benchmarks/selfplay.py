@@ -12,6 +12,10 @@ Every line runs in this process, on one core (``simulate(..., workers=1)``, no r
 * tjmj ``baseline``: the shanten bot of :mod:`tjmj.bots.baseline` (it reads the observation);
 * the same ``random`` and ``baseline`` lines in Beijing mahjong (preset ``beijing``, docs/rules/BEIJING.md:
   one wild kind, chi, discard wins), beside the Tianjin ones;
+* ``tjmj env``: the PettingZoo AEC environment (:mod:`tjmj.env`, docs/env.md) of each family
+  played by a uniform random policy over ``action_mask``, one match of all the hands, without the
+  raw observation dict (``raw_obs=False``); its ``x raw`` is its hands/s over the engine's own
+  ``random`` line of the same family in the same run (target: at least 0.5, within 2x);
 * ``rlcard`` 1.2.0 ``mahjong`` (one hand per game) with four ``RandomAgent`` via ``env.run``;
 * ``riichienv`` 0.4.11 one-hand 4-player games (``game_mode=0``, YON_IKKYOKU) with four
   ``riichienv.agents.RandomAgent``.
@@ -36,12 +40,40 @@ from tjmj.rules import CLASSIC, Rules
 from tjmj.simulate import simulate
 
 TARGET_X_RLCARD = 10.0
+TARGET_ENV_X_RAW = 0.5  # the env path within 2x of the raw engine (issue: env hands/s over engine hands/s)
 
 
 def tjmj_line(bots: str, hands: int, seed: int, rules: Rules = CLASSIC) -> Callable[[], tuple[int, float, dict[str, Any]]]:
     def run() -> tuple[int, float, dict[str, Any]]:
         s = simulate(hands=hands, seed=seed, rules=rules, bots=bots, workers=1)
         return s.hands, s.seconds, {"mean_turns": round(s.discards / s.hands, 1), "wins": s.wins}
+
+    return run
+
+
+def env_line(preset: str, hands: int, seed: int) -> Callable[[], tuple[int, float, dict[str, Any]]] | str:
+    try:
+        import numpy as np
+
+        from tjmj.env import raw_env
+    except ImportError as e:
+        return f"tjmj.env not importable ({e}); pip install -e '.[env]'"
+
+    def run() -> tuple[int, float, dict[str, Any]]:
+        env = raw_env(preset, hands=hands, raw_obs=False)
+        rng = np.random.default_rng(seed)
+        steps = 0
+        t0 = time.perf_counter()
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        return hands, time.perf_counter() - t0, {"steps_per_hand": round(steps / hands, 1)}
 
     return run
 
@@ -114,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
         "tjmj baseline": tjmj_line("baseline", max(1, hands // 2), args.seed),
         "tjmj random, beijing": tjmj_line("random", hands, args.seed, Rules.preset("beijing")),
         "tjmj baseline, beijing": tjmj_line("baseline", max(1, hands // 2), args.seed, Rules.preset("beijing")),
+        "tjmj random, mcr": tjmj_line("random", hands, args.seed, Rules.preset("mcr")),
+        "tjmj env random, classic": env_line("classic", hands, args.seed),
+        "tjmj env random, beijing": env_line("beijing", hands, args.seed),
+        "tjmj env random, mcr": env_line("mcr", hands, args.seed),
         "rlcard mahjong, random agents": rlcard_line(games, args.seed),
         "riichienv one hand, random agents": riichienv_line(5 * games, args.seed),
     }
@@ -150,20 +186,28 @@ def main(argv: list[str] | None = None) -> int:
             if name in ("tjmj random", "tjmj greedy (random, wins when it can)") and rl:
                 row["target"] = f">= {TARGET_X_RLCARD:g}x rlcard"
                 row["pass"] = rate >= TARGET_X_RLCARD * rl
+            if name.startswith("tjmj env random, "):
+                preset = name.rsplit(", ", 1)[1]
+                raw = best.get("tjmj random" if preset == "classic" else f"tjmj random, {preset}")
+                if raw:
+                    row["x_raw"] = rate / raw[0]
+                    row["target"] = f">= {TARGET_ENV_X_RAW:g}x raw"
+                    row["pass"] = row["x_raw"] >= TARGET_ENV_X_RAW
         rows.append(row)
     if args.json:
         print(json.dumps({"machine": mach, "hands": hands, "peer_games": games, "repeat": repeat, "lines": rows}))
         return 0
-    head = ("line", "hands|games/s", "x rlcard", "x riichienv", "target", "")
+    head = ("line", "hands|games/s", "x rlcard", "x riichienv", "x raw", "target", "")
     table = [head]
     for row in rows:
         if "skipped" in row:
-            table.append((row["line"], "skipped", "", "", "", ""))
+            table.append((row["line"], "skipped", "", "", "", "", ""))
             continue
         x1 = f"{row['x_rlcard']:.1f}x" if row.get("x_rlcard") else ""
         x2 = f"{row['x_riichienv']:.2f}x" if row.get("x_riichienv") else ""
         verdict = ("PASS" if row["pass"] else "BELOW") if "pass" in row else ""
-        table.append((row["line"], f"{row['per_s']:.0f}", x1, x2, row.get("target", ""), verdict))
+        x3 = f"{row['x_raw']:.2f}x" if row.get("x_raw") else ""
+        table.append((row["line"], f"{row['per_s']:.0f}", x1, x2, x3, row.get("target", ""), verdict))
     widths = [max(len(str(r[i])) for r in table) for i in range(len(head))]
     for i, r in enumerate(table):
         print("  ".join(str(c).ljust(w) if j == 0 else str(c).rjust(w) for j, (c, w) in enumerate(zip(r, widths))))
@@ -173,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     for row in rows:
         if "mean_turns" in row:
             notes.append(f"{row['line']}: {row['wins']} wins in {row['n']} hands, {row['mean_turns']} discards/hand")
+        elif "steps_per_hand" in row:
+            notes.append(f"{row['line']}: {row['steps_per_hand']} env steps/hand")
         elif "steps_per_game" in row:
             notes.append(f"{row['line']}: {row['steps_per_game']} env steps/game")
         elif "wins" in row:

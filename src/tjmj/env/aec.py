@@ -1,0 +1,233 @@
+"""The PettingZoo AEC environment: one table of any rule family, one agent per seat.
+
+The engine decides whose decision it is (``agent_selection`` follows :attr:`Match.to_act`: the
+dealer's 坐庄, each 拉庄, every turn, every seat asked in a claim window), what each seat sees
+(:mod:`tjmj.env.codec`) and what is legal (``action_mask``).  An episode is a match.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from ..game import Action, Match
+from ..rules import Rules
+from .codec import ACTION_SIZE, OBS_SIZE, OFFSETS, Encoder, action_mask, decode_action
+
+__all__ = ["MahjongAEC", "AGENTS", "default_action", "make_rules", "observation_space", "action_space"]
+
+AGENTS = tuple(f"seat_{s}" for s in range(4))
+_UNBOUNDED = ("scores", "hand_number", "round", "shaozhuang")
+_HIGH = {"hand": 4, "melds": 34, "discards": 34, "hand_size": 14, "wall_left": 144, "pulls": 10,
+         "reserve": 144, "claims": 4}
+
+
+def observation_space() -> gymnasium.spaces.Dict:
+    """``{"observation": Box(float32, OBS_SIZE), "action_mask": Box(int8, ACTION_SIZE)}``."""
+    low = np.zeros(OBS_SIZE, dtype=np.float32)
+    high = np.ones(OBS_SIZE, dtype=np.float32)
+    for name, (a, b, _) in OFFSETS.items():
+        if name in _UNBOUNDED:
+            low[a:b], high[a:b] = -np.inf, np.inf
+        elif name in _HIGH:
+            high[a:b] = _HIGH[name]
+    return gymnasium.spaces.Dict({
+        "observation": gymnasium.spaces.Box(low, high, dtype=np.float32),
+        "action_mask": gymnasium.spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+    })
+
+
+def action_space() -> gymnasium.spaces.Discrete:
+    return gymnasium.spaces.Discrete(ACTION_SIZE)
+
+
+def make_rules(rules: str | Rules, hands: int | None) -> Rules:
+    """A preset name or rules, with the match cut to ``hands`` hands when given."""
+    r = Rules.preset(rules) if isinstance(rules, str) else rules
+    return r.replace(match_hands=hands) if hands is not None else r
+
+
+def default_action(m: Match, seat: int, legal: list[Action]) -> Action:
+    """What the environment plays for an illegal action (``illegal="default"``) or a seat whose
+    ``max_cycles`` are spent: pass a claim, discard the tile just drawn, decline 坐庄/拉庄."""
+    for a in legal:
+        if a.type == "pass" or (a.type in ("sit", "pull") and a.count == 0):
+            return a
+    if m.last_draw is not None:
+        for a in legal:
+            if a.type == "discard" and a.tile == m.last_draw:
+                return a
+    for a in legal:
+        if a.type == "discard":
+            return a
+    return legal[0]
+
+
+class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
+    """A match as an AEC game: ``tjmj.env.aec_env(rules="classic")``.
+
+    * ``rules``: a preset name (``classic``, ``yiyou``, ``beijing``, ``beijing_a``, ``mcr``) or a
+      :class:`~tjmj.rules.Rules`; ``hands``: cut the match to this many hands.
+    * ``reward``: ``"hand"`` (each hand's score change, given when the hand ends) or ``"match"``
+      (the final score, given at the end).
+    * ``illegal``: ``"default"`` plays :func:`default_action` instead and sets
+      ``info["illegal"]``; ``"raise"`` raises ``ValueError``.
+    * ``max_cycles``: each agent makes at most this many decisions; once it has, the default
+      action is played for it, and when every agent has, the episode is truncated.
+    * ``raw_obs``: put the engine's observation dict under ``info["obs"]`` of the agent to act
+      (it costs more than the engine's step; off for speed).
+    """
+
+    metadata = {"name": "tjmj_v0", "render_modes": ["ansi", "human"], "is_parallelizable": True}
+
+    def __init__(self, rules: str | Rules = "classic", *, hands: int | None = None, reward: str = "hand",
+                 illegal: str = "default", max_cycles: int | None = None, raw_obs: bool = True,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if reward not in ("hand", "match"):
+            raise ValueError(f"reward must be 'hand' or 'match', not {reward!r}")
+        if illegal not in ("default", "raise"):
+            raise ValueError(f"illegal must be 'default' or 'raise', not {illegal!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
+        self.rules = make_rules(rules, hands)
+        self.reward_mode = reward
+        self.illegal = illegal
+        self.max_cycles = max_cycles
+        self.raw_obs = raw_obs
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self._obs_space = observation_space()
+        self._act_space = action_space()
+        self._seeds = random.Random()
+        self.match: Match | None = None
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        return self._act_space
+
+    # ---- the episode -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        match_seed = self._seeds.getrandbits(63)
+        self.match = m = Match(self.rules, seed=match_seed)
+        self.encoder = Encoder(m)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.moves = [0, 0, 0, 0]
+        self._skip_agent_selection = None
+        self.agent_selection = AGENTS[m.to_act]
+        self._set_info()
+
+    def _set_info(self) -> None:
+        m = self.match
+        assert m is not None
+        if self.raw_obs and not m.is_over:
+            seat = m.to_act
+            self.infos[AGENTS[seat]] = {"obs": m.observation(seat)}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        m = self.match
+        assert m is not None
+        seat = AGENTS.index(agent)
+        return {"observation": self.encoder.encode(seat), "action_mask": action_mask(m.legal_actions(seat))}
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation vector, stacked (4 × OBS_SIZE): for centralised critics only —
+        it shows each seat's hand, which no seat may see."""
+        return np.stack([self.encoder.encode(s) for s in range(4)])
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        m = self.match
+        assert m is not None
+        seat = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        legal = m.legal_actions(seat)
+        act = decode_action(int(action), legal) if action is not None else None
+        info: dict[str, Any] = {}
+        if act is None:
+            if self.illegal == "raise":
+                raise ValueError(f"action {action} is not legal for {agent}; legal: {', '.join(map(str, legal))}")
+            act = default_action(m, seat, legal)
+            info["illegal"] = True
+        start = len(m.events)
+        m.apply(seat, act)
+        self.moves[seat] += 1
+        cap = self.max_cycles
+        if cap is not None:  # seats whose decisions are spent play the default
+            while not m.is_over and self.moves[m.to_act] >= cap and min(self.moves) < cap:
+                s = m.to_act
+                m.apply(s, default_action(m, s, m.legal_actions(s)))
+        self._rewards_from(m.events, start)
+        self.infos = {a: {} for a in self.agents}
+        self.infos[agent].update(info)
+        if m.is_over:
+            for a in self.agents:
+                self.terminations[a] = True
+        elif cap is not None and min(self.moves) >= cap:
+            for a in self.agents:
+                self.truncations[a] = True
+        else:
+            self.agent_selection = AGENTS[m.to_act]
+            self._set_info()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _rewards_from(self, events: list[dict[str, Any]], start: int) -> None:
+        m = self.match
+        assert m is not None
+        if self.reward_mode == "hand":
+            for ev in events[start:]:
+                if ev["type"] == "end_kyoku":
+                    for s, d in enumerate(ev["deltas"]):
+                        self.rewards[AGENTS[s]] += float(d)
+        elif m.is_over:
+            for s in range(4):
+                self.rewards[AGENTS[s]] = float(m.scores[s])
+
+    # ---- showing it ---------------------------------------------------------------------------
+
+    def render(self) -> str | None:
+        """The table as a spectator sees it, plus the hand of the seat to act (``ansi``: returned;
+        ``human``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        m = self.match
+        assert m is not None
+        o = m.observation(None)
+        lines = [f"hand {o['hand_number'] + 1} · {o['phase']} · scores {o['scores']} · dealer seat {o['dealer']}"]
+        for s, d in enumerate(o.get("seats") or ()):
+            lines.append(f"seat {s}: melds {' '.join(d['melds']) or '-'} | discards {' '.join(d['discards']) or '-'}")
+        if not m.is_over:
+            me = m.observation(m.to_act)
+            if me.get("hand"):
+                lines.append(f"seat {m.to_act} to act: {' '.join(me['hand'])}")
+            lines.append("legal: " + ", ".join(me["legal_actions"]))
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.match = None

@@ -1,0 +1,359 @@
+"""The environment's codecs: every engine action as one integer of a fixed ``Discrete`` space, and
+every observation as one flat ``float32`` vector (docs/env.md lists both layouts).
+
+The observation is what :meth:`tjmj.game.Match.observation` shows a seat, no more: the engine
+decides visibility there, and :func:`encode_observation` (the reference) turns that dict into the
+vector field by field.  :class:`Encoder` builds the same vector from the engine's state without the
+dict (the dict costs more than a whole engine step); the tests check it against the reference on
+many states of every family, so the fast path cannot show a seat anything its observation does not.
+
+Seats in the vector are relative to the observing seat: 0 = itself, 1 = the next seat in play
+order (its right, 下家), 2 = opposite (对家), 3 = the previous seat (上家).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..game import Action, Match
+from ..meld import MeldType
+from ..tiles import NUM_KINDS, TILE_TEXT, TILES
+
+__all__ = [
+    "ACTION_SIZE", "ACTIONS", "OBS_FIELDS", "OBS_SIZE", "MAX_DISCARDS", "PHASES",
+    "action_index", "decode_action", "action_mask", "encode_observation", "Encoder", "fields",
+]
+
+SEATS = 4
+K = NUM_KINDS  # 34 tile kinds, 0..33 = 1m..9m, 1p..9p, 1s..9s, 1z..7z
+MAX_PULL = 10  # the largest 拉庄 count any preset or option allows (Tianjin R7: max_pull ≤ 10)
+
+# ---- the actions ----------------------------------------------------------------------------------
+# One index per action, the same for every family (a family simply never makes some legal):
+#   0..33     discard kind k            34..67   ankong (暗杠/金杠) kind k
+#   68..101   added_kong (加杠) kind k   102..135 hunyou (混儿悠, Beijing B3): discard kind k
+#   136..156  chi into the sequence starting at suit*7 + (number-1) (1m..7m, 1p..7p, 1s..7s)
+#   157 pon   158 kong (明杠 the discard)   159 win   160 pass   161 hungang (混杠, Beijing B2)
+#   162 sit 0 (not 坐庄)   163 sit 1 (坐庄)   164..174 pull 0..10 (拉庄 count, Tianjin R7)
+
+
+def _all_actions() -> list[Action]:
+    out: list[Action] = []
+    for kind in ("discard", "ankong", "added_kong", "hunyou"):
+        out += [Action(kind, TILES[k]) for k in range(K)]
+    out += [Action("chi", TILES[suit * 9 + n]) for suit in range(3) for n in range(7)]
+    out += [Action("pon"), Action("kong"), Action("win"), Action("pass"), Action("hungang")]
+    out += [Action("sit", None, c) for c in (0, 1)]
+    out += [Action("pull", None, c) for c in range(MAX_PULL + 1)]
+    return out
+
+
+ACTIONS: tuple[Action, ...] = tuple(_all_actions())
+ACTION_SIZE = len(ACTIONS)
+# the engine names a claimed pon/kong by the tile on offer: the index forgets the tile
+_INDEX: dict[Action, int] = {a: i for i, a in enumerate(ACTIONS)}
+_PON, _KONG = _INDEX[Action("pon")], _INDEX[Action("kong")]
+
+
+def action_index(action: Action) -> int:
+    """The integer of an engine action (``Action("pon", 5m)`` and ``Action("pon")`` are both 157)."""
+    i = _INDEX.get(action)
+    if i is not None:
+        return i
+    if action.type == "pon":
+        return _PON
+    if action.type == "kong":
+        return _KONG
+    raise ValueError(f"{action} has no index in the action space")
+
+
+def decode_action(index: int, legal: Sequence[Action]) -> Action | None:
+    """The legal engine action an index stands for, or None when none of ``legal`` has it."""
+    if not 0 <= index < ACTION_SIZE:
+        return None
+    for a in legal:
+        if action_index(a) == index:
+            return a
+    return None
+
+
+def action_mask(legal: Iterable[Action]) -> np.ndarray:
+    """1 at the index of every legal action, 0 elsewhere (int8, ``ACTION_SIZE`` long)."""
+    mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+    for a in legal:
+        mask[action_index(a)] = 1
+    return mask
+
+
+# ---- the observation ------------------------------------------------------------------------------
+
+MAX_DISCARDS = 40  # a seat's pond holds at most 36 tiles in any family (144-tile MCR wall); 40 for slack
+MAX_MELDS = 4
+PHASES = ("sit", "pull", "turn", "claim", "rob", "over")
+MELD_CODES = {MeldType.CHI: 1, MeldType.PON: 2, MeldType.KONG: 3, MeldType.ADDED_KONG: 4,
+              MeldType.CONCEALED_KONG: 5}
+_MELD_TEXT_CODE = {"chi": 1, "pon": 2, "kong": 3, "added_kong": 4, "ankong": 5}
+WIND_LETTERS = ("E", "S", "W", "N")
+
+# (name, shape): the vector is these fields flattened in this order; seat axes are relative
+OBS_FIELDS: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("hand", (K,)),  # own concealed tiles per kind, the drawn one included (0..4)
+    ("drawn", (K,)),  # the tile just drawn, on one's own turn (one-hot)
+    ("wilds", (K,)),  # the wild kinds (Tianjin R2, Beijing B2)
+    ("indicator", (K,)),  # the face-up indicator (one-hot)
+    ("claimable", (K,)),  # the discard or kong tile on offer (one-hot)
+    ("window_from", (SEATS,)),  # who offered it (one-hot, relative)
+    ("window_kind", (2,)),  # a discard window, a rob-the-kong window
+    ("asked", (1,)),  # this seat is asked to answer the window now
+    ("melds", (SEATS, MAX_MELDS, 2)),  # each seat's melds in order: type code (chi 1, pon 2, kong 3,
+    #                                    added kong 4, concealed kong 5) and lowest kind + 1; 0 = none
+    ("discards", (SEATS, MAX_DISCARDS)),  # each seat's discards in order: kind + 1; 0 = none yet
+    ("claimed", (SEATS, MAX_DISCARDS)),  # 1 where that discard was claimed by another seat
+    ("hand_size", (SEATS,)),
+    ("flowers", (SEATS, 8)),  # MCR's flowers laid aside (1f..8f)
+    ("scores", (SEATS,)),
+    ("dealer", (SEATS,)),  # one-hot, relative
+    ("to_act", (SEATS,)),  # one-hot, relative; all 0 when it is not shown (another seat's window)
+    ("seat", (SEATS,)),  # own absolute seat (0 = East at the start of the match), one-hot
+    ("seat_wind", (SEATS,)),  # MCR's seat wind (M1), one-hot
+    ("prevalent_wind", (SEATS,)),  # MCR's prevalent wind (M1), one-hot
+    ("phase", (len(PHASES),)),
+    ("wall_left", (1,)),
+    ("hand_number", (1,)),
+    ("round", (1,)),
+    ("sit", (1,)),  # Tianjin: the dealer sat (坐庄, R7)
+    ("pulls", (SEATS,)),  # Tianjin: each seat's 拉庄 count (R7)
+    ("xiaoxianggong", (SEATS,)),  # Tianjin: 小相公 (R2)
+    ("upstairs", (1,)),  # Beijing: 上楼 (B6)
+    ("reserve", (1,)),  # Beijing: tiles kept back (B1)
+    ("shaozhuang", (1,)),  # Beijing: 烧庄 rounds (B6)
+    ("passed_win", (1,)),  # Beijing: 过手 (B3)
+    ("hunyou", (SEATS,)),  # Beijing: 混儿悠 declared (B3)
+    ("claims", (SEATS,)),  # Beijing: chi/pon made this hand (B3)
+)
+
+
+def _offsets() -> dict[str, tuple[int, int, tuple[int, ...]]]:
+    out: dict[str, tuple[int, int, tuple[int, ...]]] = {}
+    at = 0
+    for name, shape in OBS_FIELDS:
+        n = int(np.prod(shape))
+        out[name] = (at, at + n, shape)
+        at += n
+    return out
+
+
+OFFSETS = _offsets()
+OBS_SIZE = max(end for _, end, _ in OFFSETS.values())
+_O = {name: start for name, (start, _, _) in OFFSETS.items()}
+
+
+def fields(vector: np.ndarray) -> dict[str, np.ndarray]:
+    """The named fields of an observation vector, each in its shape (views, not copies)."""
+    return {name: vector[a:b].reshape(shape) for name, (a, b, shape) in OFFSETS.items()}
+
+
+_TEXT_KIND = {t: k for k, t in enumerate(TILE_TEXT)}
+_FLOWER_INDEX = {f"{n}f": n - 1 for n in range(1, 9)}
+
+
+def _rel(s: int, seat: int) -> int:
+    return (s - seat) % SEATS
+
+
+def _meld_code(text: str) -> tuple[int, int]:
+    """The (type code, lowest kind + 1) of a meld as observations write it: ``[345m]`` chi,
+    ``[777m]`` pon, ``[7777m]`` kong, ``[7777m+]`` added kong, ``(7777m)`` concealed kong."""
+    body = text.strip("[]()+")
+    digits, suit = body[:-1], body[-1]
+    kind = _TEXT_KIND[f"{min(digits)}{suit}"]
+    if text.startswith("("):
+        code = 5
+    elif text.endswith("+]"):
+        code = 4
+    elif len(set(digits)) > 1:
+        code = 1
+    else:
+        code = 2 if len(digits) == 3 else 3
+    return code, kind + 1
+
+
+def encode_observation(obs: dict[str, Any]) -> np.ndarray:
+    """The reference: the vector of an observation dict (:meth:`Match.observation` of a seat).
+    Slow and plain; :class:`Encoder` must give exactly the same vector."""
+    v = np.zeros(OBS_SIZE, dtype=np.float32)
+    f = fields(v)
+    seat = obs["seat"]
+    for k in (_TEXT_KIND[t] for t in obs.get("hand") or ()):
+        f["hand"][k] += 1
+    if obs.get("drawn"):
+        f["drawn"][_TEXT_KIND[obs["drawn"]]] = 1
+    for t in obs.get("wilds") or ():
+        f["wilds"][_TEXT_KIND[t]] = 1
+    if obs.get("indicator"):
+        f["indicator"][_TEXT_KIND[obs["indicator"]]] = 1
+    if obs.get("claimable"):
+        f["claimable"][_TEXT_KIND[obs["claimable"]]] = 1
+    w = obs.get("window")
+    if w:
+        f["window_from"][_rel(w["from"], seat)] = 1
+        f["window_kind"][0 if w["kind"] == "discard" else 1] = 1
+        f["asked"][0] = 1 if seat in w["waiting"] else 0
+    for s, d in enumerate(obs.get("seats") or ()):
+        r = _rel(s, seat)
+        for i, text in enumerate(d["melds"][:MAX_MELDS]):
+            f["melds"][r, i] = _meld_code(text)
+        for i, t in enumerate(d["discards"][:MAX_DISCARDS]):
+            f["discards"][r, i] = _TEXT_KIND[t] + 1
+        for i in d["claimed"]:
+            if i < MAX_DISCARDS:
+                f["claimed"][r, i] = 1
+        f["hand_size"][r] = d["hand_size"]
+        for t in d.get("flowers", ()):
+            f["flowers"][r, _FLOWER_INDEX[t]] = 1
+        f["xiaoxianggong"][r] = bool(d.get("xiaoxianggong"))
+        f["hunyou"][r] = bool(d.get("hunyou"))
+        f["claims"][r] = d.get("claims", 0)
+    for s in range(SEATS):
+        f["scores"][_rel(s, seat)] = obs["scores"][s]
+    f["dealer"][_rel(obs["dealer"], seat)] = 1
+    if obs["to_act"] is not None and obs["to_act"] >= 0:
+        f["to_act"][_rel(obs["to_act"], seat)] = 1
+    f["seat"][seat] = 1
+    if "seat_winds" in obs:
+        f["seat_wind"][WIND_LETTERS.index(obs["seat_winds"][seat])] = 1
+        f["prevalent_wind"][WIND_LETTERS.index(obs["prevalent_wind"])] = 1
+    f["phase"][PHASES.index(obs["phase"])] = 1
+    f["wall_left"][0] = obs.get("wall_left", 0)
+    f["hand_number"][0] = obs["hand_number"]
+    f["round"][0] = obs["round"]
+    f["sit"][0] = bool(obs.get("sit"))
+    for s, n in enumerate(obs.get("pulls") or ()):
+        f["pulls"][_rel(s, seat)] = n
+    f["upstairs"][0] = bool(obs.get("upstairs"))
+    f["reserve"][0] = obs.get("reserve") or 0
+    f["shaozhuang"][0] = obs.get("shaozhuang") or 0
+    f["passed_win"][0] = bool(obs.get("passed_win"))
+    return v
+
+
+_AT_TABLE = ("turn", "claim", "rob")
+_PHASE_AT = {p: _O["phase"] + i for i, p in enumerate(PHASES)}
+
+
+class Encoder:
+    """The fast form of :func:`encode_observation` for one match: reads the engine's state where
+    the observation does, keeping each seat's pond (which only grows during a hand) between calls."""
+
+    def __init__(self, match: Match) -> None:
+        self.m = match
+        self._family = match.rules.family
+        self._ponds = np.zeros((SEATS, 2, MAX_DISCARDS), dtype=np.float32)  # discards, claimed
+        self._done = [0] * SEATS  # discards written per seat
+        self._claimed_done = [0] * SEATS
+        self._hand = -1
+        self._rot = [np.array([(seat + r) % SEATS for r in range(SEATS)]) for seat in range(SEATS)]
+
+    def _sync_ponds(self) -> None:
+        m = self.m
+        if m.hand_number != self._hand or any(len(st.discards) < n for st, n in zip(m.seats, self._done, strict=True)):
+            self._ponds[:] = 0
+            self._done = [0] * SEATS
+            self._claimed_done = [0] * SEATS
+            self._hand = m.hand_number
+        ponds = self._ponds
+        for s, st in enumerate(m.seats):
+            d = st.discards
+            n = self._done[s]
+            if len(d) > n:
+                new = d[n:MAX_DISCARDS]
+                if new:
+                    ponds[s, 0, n:n + len(new)] = new
+                    ponds[s, 0, n:n + len(new)] += 1
+                self._done[s] = len(d)
+            c = st.claimed
+            n = self._claimed_done[s]
+            if len(c) > n:
+                for i in c[n:]:
+                    if i < MAX_DISCARDS:
+                        ponds[s, 1, i] = 1
+                self._claimed_done[s] = len(c)
+
+    def encode(self, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` now (a new array)."""
+        m = self.m
+        v = np.zeros(OBS_SIZE, dtype=np.float32)
+        at = _O
+        phase = m.phase
+        rot = self._rot[seat]
+        at_table = phase in _AT_TABLE
+        w = m.window
+        if at_table:
+            st = m.seats[seat]
+            v[at["hand"]:at["hand"] + K] = st.counts
+            if m.actor == seat and m.last_draw is not None and phase == "turn":
+                v[at["drawn"] + m.last_draw] = 1
+            if m.pending is not None:
+                v[at["claimable"] + m.pending[1]] = 1
+            if w is not None:
+                v[at["window_from"] + (w.source - seat) % SEATS] = 1
+                v[at["window_kind"] + (0 if w.kind == "discard" else 1)] = 1
+                if seat in w.order and seat not in w.answers:
+                    v[at["asked"]] = 1
+            o = at["melds"]
+            for s, sst in enumerate(m.seats):
+                base = o + ((s - seat) % SEATS) * MAX_MELDS * 2
+                for i, meld in enumerate(sst.melds[:MAX_MELDS]):
+                    v[base + 2 * i] = MELD_CODES[meld.type]
+                    v[base + 2 * i + 1] = meld.tile + 1
+            self._sync_ponds()
+            a, b = at["discards"], at["hand_size"]
+            v[a:b] = self._ponds[rot].transpose(1, 0, 2).ravel()
+            v[at["hand_size"]:at["hand_size"] + SEATS] = [len(m.seats[s].hand) for s in rot]
+            v[at["wall_left"]] = m._wall_left()
+            fam = self._family
+            if fam == "mcr":
+                o = at["flowers"]
+                for s, sst in enumerate(m.seats):
+                    r = (s - seat) % SEATS
+                    for f in sst.flower_tiles:  # type: ignore[attr-defined]
+                        v[o + r * 8 + (int(f) - K)] = 1
+            elif fam == "tianjin":
+                o = at["xiaoxianggong"]
+                v[o:o + SEATS] = [m.seats[s].xiaoxianggong for s in rot]  # type: ignore[attr-defined]
+            else:
+                v[at["hunyou"]:at["hunyou"] + SEATS] = [m.seats[s].hunyou for s in rot]  # type: ignore[attr-defined]
+                v[at["claims"]:at["claims"] + SEATS] = [m.seats[s].claims for s in rot]  # type: ignore[attr-defined]
+            if fam != "mcr":
+                for k in m.wilds:  # type: ignore[attr-defined]
+                    v[at["wilds"] + k] = 1
+                ind = m.indicator  # type: ignore[attr-defined]
+                if ind is not None:
+                    v[at["indicator"] + ind] = 1
+            if fam == "beijing":
+                v[at["reserve"]] = m.reserve()  # type: ignore[attr-defined]
+                v[at["shaozhuang"]] = m.shaozhuang  # type: ignore[attr-defined]
+                v[at["passed_win"]] = st.passed_win  # type: ignore[attr-defined]
+        v[at["scores"]:at["scores"] + SEATS] = [m.scores[s] for s in rot]
+        v[at["dealer"] + (m.dealer - seat) % SEATS] = 1
+        in_window = w is not None and seat != m.actor
+        if not in_window and not m.is_over:
+            v[at["to_act"] + (m.actor - seat) % SEATS] = 1
+        v[at["seat"] + seat] = 1
+        v[_PHASE_AT[phase]] = 1
+        v[at["hand_number"]] = m.hand_number
+        v[at["round"]] = m.round
+        fam = self._family
+        if fam == "tianjin":
+            v[at["sit"]] = m.sit  # type: ignore[attr-defined]
+            v[at["pulls"]:at["pulls"] + SEATS] = [m.pulls[s] for s in rot]  # type: ignore[attr-defined]
+        elif fam == "beijing":
+            v[at["upstairs"]] = m.upstairs  # type: ignore[attr-defined]
+        else:
+            v[at["seat_wind"] + m.seat_wind(seat)] = 1  # type: ignore[attr-defined]
+            v[at["prevalent_wind"] + m.prevalent_wind] = 1  # type: ignore[attr-defined]
+        return v
+

@@ -1,0 +1,102 @@
+"""Many tables in one process, stepped as one batch: the form self-play trainers use with one
+shared policy (every table's deciding seat answers from the same network).
+
+>>> from tjmj.env.vector import VectorTables
+>>> import numpy as np
+>>> tables = VectorTables("mcr", n=8, hands=1)
+>>> obs, mask, seat = tables.reset(seed=1)
+>>> obs.shape, mask.shape, seat.shape
+((8, 619), (8, 175), (8,))
+>>> rng = np.random.default_rng(0)
+>>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+>>> obs, mask, seat, rewards, done = tables.step(actions)
+>>> rewards.shape, done.dtype
+((8, 4), dtype('bool'))
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ..game import Match
+from ..rules import Rules
+from .aec import default_action, make_rules
+from .codec import ACTION_SIZE, OBS_SIZE, Encoder, action_index, decode_action
+
+__all__ = ["VectorTables"]
+
+
+class VectorTables:
+    """``n`` independent matches of ``rules`` (cut to ``hands`` hands when given).  At every step
+    each table's deciding seat gets one action; a finished match is replaced by a new one at once
+    (``done`` says which did finish).  Rewards are each hand's score change per absolute seat
+    (``rewards[i, s]``), given when the hand ends.  Illegal actions are replaced by the default
+    (pass, discard the drawn tile, decline 坐庄/拉庄) and counted in ``illegal``."""
+
+    def __init__(self, rules: str | Rules = "classic", n: int = 16, *, hands: int | None = None) -> None:
+        if n < 1:
+            raise ValueError(f"n must be at least 1, not {n}")
+        self.rules = make_rules(rules, hands)
+        self.n = n
+        self.matches: list[Match] = []
+        self.encoders: list[Encoder] = []
+        self.illegal = 0
+        self.hands_played = 0
+        self.matches_played = 0
+        self._seeds = random.Random()
+
+    def _new(self, i: int) -> None:
+        m = Match(self.rules, seed=self._seeds.getrandbits(63))
+        if i < len(self.matches):
+            self.matches[i], self.encoders[i] = m, Encoder(m)
+        else:
+            self.matches.append(m)
+            self.encoders.append(Encoder(m))
+
+    def _batch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        obs = np.empty((self.n, OBS_SIZE), dtype=np.float32)
+        mask = np.zeros((self.n, ACTION_SIZE), dtype=np.int8)
+        seat = np.empty(self.n, dtype=np.int64)
+        for i, (m, enc) in enumerate(zip(self.matches, self.encoders, strict=True)):
+            s = m.to_act
+            seat[i] = s
+            obs[i] = enc.encode(s)
+            mask[i, [action_index(a) for a in m.legal_actions(s)]] = 1
+        return obs, mask, seat
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start ``n`` new matches: (observations, action masks, deciding seats)."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.matches, self.encoders = [], []
+        for i in range(self.n):
+            self._new(i)
+        return self._batch()
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """One action per table for its deciding seat: (observations, masks, seats, rewards, done)."""
+        if len(actions) != self.n:
+            raise ValueError(f"one action per table: {self.n} expected, {len(actions)} given")
+        rewards = np.zeros((self.n, 4), dtype=np.float32)
+        done = np.zeros(self.n, dtype=bool)
+        for i, m in enumerate(self.matches):
+            s = m.to_act
+            legal = m.legal_actions(s)
+            act = decode_action(int(actions[i]), legal)
+            if act is None:
+                self.illegal += 1
+                act = default_action(m, s, legal)
+            start = len(m.events)
+            m.apply(s, act)
+            for ev in m.events[start:]:
+                if ev["type"] == "end_kyoku":
+                    rewards[i] += ev["deltas"]
+                    self.hands_played += 1
+            if m.is_over:
+                done[i] = True
+                self.matches_played += 1
+                self._new(i)
+        obs, mask, seat = self._batch()
+        return obs, mask, seat, rewards, done
