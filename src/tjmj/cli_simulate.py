@@ -24,6 +24,7 @@ import click
 from .bots import BOT_NAMES, UnknownBot, make_bot
 from .bots.external import BotStartError
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
+from .ray_runner import RayUnavailable
 from .rules import PRESETS, Rules, RulesError
 from .simulate import HANDS_PER_MATCH, Summary
 from .simulate import simulate as run_simulation
@@ -70,11 +71,14 @@ def _parse_bots(text: str) -> tuple[str, ...]:
               help="Write every event as JSON lines, match by match.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes; the records do not depend on it.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Run on a Ray cluster (needs the ray extra): --ray alone starts a local one, --ray ADDRESS "
+                   "joins one (auto, HOST:6379, ray://HOST:10001); the records do not depend on it.")
 @click.option("--hands-per-match", type=click.IntRange(min=1), default=HANDS_PER_MATCH, show_default=True,
               help="With --hands: the length of each match (R9 match_hands).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def simulate(hands: int | None, matches: int | None, seed: int, preset: str, sets: tuple[str, ...], bots: str,
-             out: str | None, workers: int, hands_per_match: int, as_json: bool) -> None:
+             out: str | None, workers: int, ray_address: str | None, hands_per_match: int, as_json: bool) -> None:
     """Self-play: bots play HANDS hands or MATCHES matches; print a summary (wins, fan or value, kongs, speed)."""
     if (hands is None) == (matches is None):
         raise click.UsageError("give exactly one of --hands N or --matches N")
@@ -84,14 +88,19 @@ def simulate(hands: int | None, matches: int | None, seed: int, preset: str, set
     except RulesError as e:
         raise click.BadParameter(str(e), param_hint="'--set'") from None
     check_output_file(out, "--out")
+    if ray_address is not None and workers > 1:
+        raise click.UsageError("give --workers N or --ray, not both")
     show_bar = not as_json and sys.stderr.isatty()
     try:
         if show_bar:
-            summary = _with_bar(hands, matches, seed, rules, names, out, workers, hands_per_match)
+            summary = _with_bar(hands, matches, seed, rules, names, out, workers, hands_per_match, ray_address)
         else:
-            summary = run_simulation(hands, matches, seed, rules, names, out, workers, hands_per_match=hands_per_match)
+            summary = run_simulation(hands, matches, seed, rules, names, out, workers, hands_per_match=hands_per_match,
+                                     ray=ray_address)
     except BotStartError as e:  # found on PATH, yet the system refused to run it (e.g. no #! line)
         raise CliError(f"--bots: {e}") from None
+    except RayUnavailable as e:
+        raise CliError(str(e)) from None
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
     else:
@@ -99,7 +108,7 @@ def simulate(hands: int | None, matches: int | None, seed: int, preset: str, set
 
 
 def _with_bar(hands: int | None, matches: int | None, seed: int, rules: Rules, names: tuple[str, ...],
-              out: str | None, workers: int, hands_per_match: int) -> Summary:
+              out: str | None, workers: int, hands_per_match: int, ray_address: str | None = None) -> Summary:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -108,7 +117,8 @@ def _with_bar(hands: int | None, matches: int | None, seed: int, rules: Rules, n
                   console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(unit, total=hands if hands is not None else matches)
         return run_simulation(hands, matches, seed, rules, names, out, workers,
-                              lambda done, total: bar.update(task, completed=done), hands_per_match=hands_per_match)
+                              lambda done, total: bar.update(task, completed=done), hands_per_match=hands_per_match,
+                              ray=ray_address)
 
 
 def _show(s: Summary, rules: Rules, seed: int) -> None:

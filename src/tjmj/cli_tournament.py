@@ -21,6 +21,7 @@ import click
 from .bots import BOT_NAMES
 from .bots.external import BotStartError, is_external
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
+from .ray_runner import RayUnavailable
 from .rules import PRESETS, Rules, RulesError
 from .tournament import MATCH_HANDS, Report, check_bot
 from .tournament import tournament as run_tournament
@@ -56,6 +57,9 @@ def _parse_bots(text: str) -> tuple[str, ...]:
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes; the results do not depend on it.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="", default=None, metavar="[ADDRESS]",
+              help="Run on a Ray cluster (needs the ray extra): --ray alone starts a local one, --ray ADDRESS "
+                   "joins one (auto, HOST:6379, ray://HOST:10001); the records do not depend on it.")
 @click.option("--match-hands", type=click.IntRange(min=1), default=MATCH_HANDS, show_default=True,
               help="Hands per deal set (one match, played once per rotation).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
@@ -63,8 +67,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--bot-log", metavar="FILE",
               help="Append outside bots' stderr to FILE (default: discarded).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
-def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, ...], workers: int, match_hands: int,
-               timeout: float, bot_log: str | None, as_json: bool) -> None:
+def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, ...], workers: int,
+               ray_address: str | None, match_hands: int, timeout: float, bot_log: str | None, as_json: bool) -> None:
     """Duplicate tournament: every deal is played four times with the bots rotated over the seats."""
     names = _parse_bots(bots)
     try:
@@ -72,10 +76,12 @@ def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, .
     except (RulesError, ValueError) as e:
         raise click.BadParameter(str(e), param_hint="'--set'") from None
     check_output_file(bot_log, "--bot-log")
+    if ray_address is not None and workers > 1:
+        raise click.UsageError("give --workers N or --ray, not both")
 
     def run(progress: Callable[[int, int], None] | None) -> Report:
         return run_tournament(names, hands, seed, rules, workers, progress, match_hands=match_hands, timeout=timeout,
-                              bot_log=bot_log)
+                              bot_log=bot_log, ray=ray_address)
 
     try:
         if not as_json and sys.stderr.isatty():
@@ -90,6 +96,8 @@ def tournament(bots: str, hands: int, seed: int, preset: str, sets: tuple[str, .
             report = run(None)
     except BotStartError as e:  # found on PATH, yet the system refused to run it (e.g. no #! line)
         raise CliError(f"--bots: {e}") from None
+    except RayUnavailable as e:
+        raise CliError(str(e)) from None
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
     else:

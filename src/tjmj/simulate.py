@@ -475,12 +475,15 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     *,
     hands_per_match: int = HANDS_PER_MATCH,
+    ray: str | None = None,
 ) -> Summary:
     """Run self-play and return its :class:`Summary` (see the module docstring for sizing).
 
     ``out``: a path or binary file; every event is written as one JSON line, complete matches
     in index order (each from ``start_game`` to ``end_game``).  ``progress(done, total)`` is
     called after each match, counting hands with ``hands=`` and matches with ``matches=``.
+    ``ray``: run the matches on the Ray cluster at this address ("": a local one) instead of
+    ``workers`` processes (:mod:`tjmj.ray_runner`); the records are the same.
     """
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands= or matches=")
@@ -496,12 +499,20 @@ def simulate(
     summary = Summary(bots=names, family=rules.family)
     sink, close = _open(out)
     start = time.perf_counter()
+    sizes = [t[1].match_hands or 0 for t in tasks] if hands is not None else [1] * len(tasks)
+    finished = [0]
+
+    def on_done(i: int) -> None:  # Ray: progress as matches finish, in any order
+        finished[0] += sizes[i]
+        if progress is not None:
+            progress(finished[0], size)
+
     try:
-        for s, events in _results(tasks, workers):
+        for s, events in _results(tasks, workers, ray, on_done):
             summary.merge(s)
             if sink is not None and events is not None:
                 sink.write(b"".join(orjson.dumps(ev) + b"\n" for ev in events))
-            if progress is not None:
+            if progress is not None and ray is None:
                 progress(summary.hands if hands is not None else summary.matches, size)
     finally:
         if close and sink is not None:
@@ -520,7 +531,13 @@ def _open(out: str | os.PathLike[str] | IO[bytes] | None) -> tuple[IO[bytes] | N
     return out, False
 
 
-def _results(tasks: list[_Task], workers: int) -> Iterator[tuple[Summary, list[dict[str, Any]] | None]]:
+def _results(tasks: list[_Task], workers: int, ray: str | None = None,
+             on_done: Callable[[int], None] | None = None) -> Iterator[tuple[Summary, list[dict[str, Any]] | None]]:
+    if ray is not None:
+        from .ray_runner import ordered_results
+
+        yield from ordered_results(_run, tasks, ray, on_done)
+        return
     if workers == 1 or len(tasks) == 1:
         for t in tasks:
             yield _run(t)

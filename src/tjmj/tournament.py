@@ -322,7 +322,13 @@ def _tasks(bots: tuple[str, ...], hands: int, seed: int, rules: Rules, match_han
     return out
 
 
-def _results(tasks: list[_Task], workers: int) -> Iterator[_MatchResult]:
+def _results(tasks: list[_Task], workers: int, ray: str | None = None,
+             on_done: Callable[[int], None] | None = None) -> Iterator[_MatchResult]:
+    if ray is not None:
+        from .ray_runner import ordered_results
+
+        yield from ordered_results(_run, tasks, ray, on_done)
+        return
     if workers == 1 or len(tasks) == 1:
         for t in tasks:
             yield _run(t)
@@ -343,6 +349,7 @@ def tournament(
     timeout: float = DEFAULT_TIMEOUT,
     bot_log: str | os.PathLike[str] | None = None,
     on_match: Callable[[int, int, list[dict[str, Any]]], None] | None = None,
+    ray: str | None = None,
 ) -> Report:
     """Play a duplicate tournament (see the module docstring) and return its :class:`Report`.
 
@@ -350,6 +357,8 @@ def tournament(
     total)`` is called after each match with hands played.  ``timeout``: seconds per decision for
     outside bots; ``bot_log``: a file their stderr is appended to (default: discarded).
     ``on_match(set_index, rotation, events)``, if given, gets every match's events, in order.
+    ``ray``: play the matches on the Ray cluster at this address ("": a local one) instead of
+    ``workers`` processes (:mod:`tjmj.ray_runner`); the report is the same.
     """
     names = tuple(n.strip() for n in bots)
     if len(names) != SEATS:
@@ -376,7 +385,14 @@ def tournament(
     set_pts: Counter[str] = Counter()
     set_hands: Counter[str] = Counter()
     start = time.perf_counter()
-    for res in _results(tasks, workers):
+    finished = [0]
+
+    def on_done(i: int) -> None:  # Ray: progress as matches finish, in any order
+        finished[0] += tasks[i][2].match_hands or 0
+        if progress is not None:
+            progress(finished[0], total)
+
+    for res in _results(tasks, workers, ray, on_done):
         if on_match is not None and res.events is not None:
             on_match(res.set_index, res.rotation, res.events)
         rotated = [names[(p + res.rotation) % SEATS] for p in range(SEATS)]
@@ -396,7 +412,7 @@ def tournament(
                 s.set_means.append(set_pts[name] / set_hands[name] if set_hands[name] else 0.0)
             set_pts.clear()
             set_hands.clear()
-        if progress is not None:
+        if progress is not None and ray is None:
             progress(report.hands, total)
     report.seconds = time.perf_counter() - start
     return report
