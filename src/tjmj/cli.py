@@ -820,6 +820,7 @@ MCR_OPTIONS_VAR = {opt: key for key, opt in MCR_OPTIONS.items()}
 # only when used: `tjmj score --batch` starts without the web stack, and no import cycles arise.
 _LAZY = {
     "advise": "cli_advise",
+    "play": "cli_play",
     "replay": "cli_replay",
     "serve": "cli_serve",
     "simulate": "cli_simulate",

@@ -80,6 +80,7 @@ __all__ = [
     "mcr_win_detail",
     "payment_formula",
     "rebuild",
+    "settlement_message",
     "tianjin_payments_detail",
     "token_hash",
     "win_arrangement",
@@ -1745,161 +1746,13 @@ class Room:
         self.poke()
 
     def _settlement(self, hand_events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The settlement message of the hand just stored (:func:`settlement_message`, which the
+        terminal table shares)."""
         m = self.match
         assert m is not None
-        if isinstance(self.rules, BeijingRules):
-            return self._beijing_settlement(hand_events, self.rules)
-        if isinstance(self.rules, McrRules):
-            return self._mcr_settlement(hand_events, self.rules)
-        kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
-        end = next(e for e in hand_events if e["type"] == "end_kyoku")
-        hora = next((e for e in hand_events if e["type"] == "hora"), None)
-        chan = next((e for e in hand_events if e["type"] == "chan"), None)
         names = [self.player_at(s).name for s in range(SEATS)]
-        hands = self._revealed(kyoku)
-        rules = self.rules
-        payments = (tianjin_payments_detail(hora, kyoku, hand_events, end["payments"], rules, hands or [])
-                    if isinstance(rules, TianjinRules) else end["payments"])
-        msg: dict[str, Any] = {
-            "type": "settlement",
-            "family": self.rules.family,
-            "hand": kyoku["hand"],
-            "round": kyoku["round"],
-            "dealer": kyoku["dealer"],
-            "sit": kyoku["sit"],
-            "pulls": kyoku["pulls"],
-            "indicator": kyoku["dora_marker"],
-            "wilds": kyoku["wilds"],
-            "names": names,
-            "winner": hora["actor"] if hora else -1,
-            "win": None,
-            "chan": chan["pai"] if chan else None,
-            "hands": hands,
-            "payments": payments,
-            "deltas": end["deltas"],
-            "scores": end["scores"],
-            "over": m.is_over,
-            "next_in": self.lobby.next_delay if not m.is_over else None,
-        }
-        if hora:
-            msg["win"] = {
-                "seat": hora["actor"],
-                "tile": hora["pai"],
-                "hand": hora["hand"],
-                "melds": hora["melds"],
-                "fan": hora["fan"],
-                "name": hora["name"],
-                "elements": elements_detail(hora["elements"], self.rules),
-                "kong_draw": hora["kong_draw"],
-                "tianhu": hora["tianhu"],
-                "arrangement": win_arrangement(hora, kyoku, hand_events, rules),
-            }
-        self._standings(msg, names)
-        return msg
-
-    def _revealed(self, kyoku: dict[str, Any]) -> list[dict[str, Any]] | None:
-        """Every seat's hand in the hand that just ended, face up (the engine says they are public
-        now).  The settlement is built after the engine has moved on to the next hand (or ended the
-        match), so the hand is named; while it is stored nothing else can end."""
-        m = self.match
-        assert m is not None
-        try:
-            return m.revealed_hands(kyoku["hand"])
-        except ValueError as e:  # not expected: the engine keeps the last hand that ended
-            log.error("room %s: the hands of hand %s cannot be shown: %s", self.id, kyoku["hand"], e)
-            return None
-
-    def _standings(self, msg: dict[str, Any], names: list[str]) -> None:
-        m = self.match
-        assert m is not None
-        if m.is_over:
-            order = sorted(range(SEATS), key=lambda s: -m.scores[s])
-            msg["standings"] = [{"rank": r + 1, "seat": s, "name": names[s], "score": m.scores[s]}
-                                for r, s in enumerate(order)]
-
-    def _beijing_settlement(self, hand_events: list[dict[str, Any]], rules: BeijingRules) -> dict[str, Any]:
-        """A Beijing hand's settlement (B5, B6): the win explained (:func:`beijing_win_detail`) and
-        every payment with its factors (:func:`beijing_payments_detail`); no 坐庄, 拉庄 or 铲."""
-        m = self.match
-        assert m is not None
-        kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
-        end = next(e for e in hand_events if e["type"] == "end_kyoku")
-        hora = next((e for e in hand_events if e["type"] == "hora"), None)
-        rounds = max((int(e.get("rounds") or 0) for e in hand_events if e["type"] == "shaozhuang"), default=0)
-        names = [self.player_at(s).name for s in range(SEATS)]
-        win = None
-        if hora:
-            win = beijing_win_detail(hora, rules)
-            win["arrangement"] = win_arrangement(hora, kyoku, hand_events, rules)
-        msg: dict[str, Any] = {
-            "type": "settlement",
-            "family": rules.family,
-            "preset": rules.name.split("+")[0],
-            "hand": kyoku["hand"],
-            "round": kyoku["round"],
-            "dealer": kyoku["dealer"],
-            "indicator": kyoku.get("dora_marker"),
-            "wilds": kyoku.get("wilds") or [],
-            "upstairs": bool(kyoku.get("upstairs")),
-            "upstairs_next": bool(getattr(m, "upstairs", False)) and not m.is_over,
-            "shaozhuang": rounds,
-            "names": names,
-            "winner": hora["actor"] if hora else -1,
-            "win": win,
-            "hands": self._revealed(kyoku),
-            "payments": beijing_payments_detail(hora, kyoku, hand_events, end["payments"], rules),
-            "deltas": end["deltas"],
-            "scores": end["scores"],
-            "over": m.is_over,
-            "next_in": self.lobby.next_delay if not m.is_over else None,
-        }
-        self._standings(msg, names)
-        return msg
-
-    def _mcr_settlement(self, hand_events: list[dict[str, Any]], rules: McrRules) -> dict[str, Any]:
-        """An MCR hand's settlement (M3, M4): the winds of the hand, every seat's flowers, the win
-        explained fan by fan (:func:`mcr_win_detail`) with its arrangement (:func:`mcr_arrangement`),
-        and every payment with its sum (:func:`mcr_payments_detail`)."""
-        m = self.match
-        assert m is not None
-        kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
-        end = next(e for e in hand_events if e["type"] == "end_kyoku")
-        hora = next((e for e in hand_events if e["type"] == "hora"), None)
-        names = [self.player_at(s).name for s in range(SEATS)]
-        flowers: list[list[str]] = [[] for _ in range(SEATS)]
-        for e in hand_events:
-            if e["type"] == "flower":
-                flowers[e["actor"]].append(e["pai"])
-        hands = self._revealed(kyoku)
-        if hands is not None:
-            hands = [{**h, "flowers": flowers[s]} for s, h in enumerate(hands)]
-        win = None
-        if hora:
-            win = mcr_win_detail(hora, rules)
-            win["arrangement"] = mcr_arrangement(hora, rules)
-        dealer = kyoku["dealer"]
-        msg: dict[str, Any] = {
-            "type": "settlement",
-            "family": rules.family,
-            "preset": rules.name.split("+")[0],
-            "hand": kyoku["hand"],
-            "round": kyoku["round"],
-            "dealer": dealer,
-            "prevalent_wind": _MCR_WINDS[int(kyoku.get("prevalent_wind") or 0) % SEATS],
-            "seat_winds": [_MCR_WINDS[(s - dealer) % SEATS] for s in range(SEATS)],
-            "flowers": flowers,
-            "names": names,
-            "winner": hora["actor"] if hora else -1,
-            "win": win,
-            "hands": hands,
-            "payments": mcr_payments_detail(hora, end["payments"], rules),
-            "deltas": end["deltas"],
-            "scores": end["scores"],
-            "over": m.is_over,
-            "next_in": self.lobby.next_delay if not m.is_over else None,
-        }
-        self._standings(msg, names)
-        return msg
+        return settlement_message(m, self.rules, hand_events, names, next_delay=self.lobby.next_delay,
+                                  where=f"room {self.id}")
 
     def grace_for(self, p: Player) -> float:
         """How long a person away keeps their seat before the bot plays it: their turn timer, or
@@ -2406,6 +2259,163 @@ class Lobby:
             except Exception as e:
                 log.warning("releasing the leases failed: %s", e)
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def settlement_message(m: Match, rules: Rules, hand_events: list[dict[str, Any]], names: list[str], *,
+                       next_delay: float | None = None, where: str = "match") -> dict[str, Any]:
+    """The settlement of one finished hand (``hand_events``: its ``start_kyoku`` … ``end_kyoku``) as
+    the web table's ``settlement`` message (docs/web.md): the win explained element by element (or
+    fan by fan), every payment with its formula, every hand face up (``Match.revealed_hands``), the
+    scores and, once the match is over, the standings.  ``m`` is the match just after that hand
+    (the engine keeps its hands); ``names`` by seat; ``next_delay`` the pause before the next hand.
+    The web room and the terminal table (``tjmj play``) both show this."""
+    if isinstance(rules, BeijingRules):
+        return _beijing_settlement(m, hand_events, rules, names, next_delay, where)
+    if isinstance(rules, McrRules):
+        return _mcr_settlement(m, hand_events, rules, names, next_delay, where)
+    kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
+    end = next(e for e in hand_events if e["type"] == "end_kyoku")
+    hora = next((e for e in hand_events if e["type"] == "hora"), None)
+    chan = next((e for e in hand_events if e["type"] == "chan"), None)
+    hands = _revealed(m, kyoku, where)
+    payments = (tianjin_payments_detail(hora, kyoku, hand_events, end["payments"], rules, hands or [])
+                if isinstance(rules, TianjinRules) else end["payments"])
+    msg: dict[str, Any] = {
+        "type": "settlement",
+        "family": rules.family,
+        "hand": kyoku["hand"],
+        "round": kyoku["round"],
+        "dealer": kyoku["dealer"],
+        "sit": kyoku["sit"],
+        "pulls": kyoku["pulls"],
+        "indicator": kyoku["dora_marker"],
+        "wilds": kyoku["wilds"],
+        "names": names,
+        "winner": hora["actor"] if hora else -1,
+        "win": None,
+        "chan": chan["pai"] if chan else None,
+        "hands": hands,
+        "payments": payments,
+        "deltas": end["deltas"],
+        "scores": end["scores"],
+        "over": m.is_over,
+        "next_in": next_delay if not m.is_over else None,
+    }
+    if hora:
+        msg["win"] = {
+            "seat": hora["actor"],
+            "tile": hora["pai"],
+            "hand": hora["hand"],
+            "melds": hora["melds"],
+            "fan": hora["fan"],
+            "name": hora["name"],
+            "elements": elements_detail(hora["elements"], rules),
+            "kong_draw": hora["kong_draw"],
+            "tianhu": hora["tianhu"],
+            "arrangement": win_arrangement(hora, kyoku, hand_events, rules),
+        }
+    _standings(m, msg, names)
+    return msg
+
+
+def _revealed(m: Match, kyoku: dict[str, Any], where: str) -> list[dict[str, Any]] | None:
+    """Every seat's hand in the hand that just ended, face up (the engine says they are public
+    now).  The settlement is built after the engine has moved on to the next hand (or ended the
+    match), so the hand is named; while it is stored nothing else can end."""
+    try:
+        return m.revealed_hands(kyoku["hand"])
+    except ValueError as e:  # not expected: the engine keeps the last hand that ended
+        log.error("%s: the hands of hand %s cannot be shown: %s", where, kyoku["hand"], e)
+        return None
+
+
+def _standings(m: Match, msg: dict[str, Any], names: list[str]) -> None:
+    if m.is_over:
+        order = sorted(range(SEATS), key=lambda s: -m.scores[s])
+        msg["standings"] = [{"rank": r + 1, "seat": s, "name": names[s], "score": m.scores[s]}
+                            for r, s in enumerate(order)]
+
+
+def _beijing_settlement(m: Match, hand_events: list[dict[str, Any]], rules: BeijingRules,
+                        names: list[str], next_delay: float | None, where: str) -> dict[str, Any]:
+    """A Beijing hand's settlement (B5, B6): the win explained (:func:`beijing_win_detail`) and
+    every payment with its factors (:func:`beijing_payments_detail`); no 坐庄, 拉庄 or 铲."""
+    kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
+    end = next(e for e in hand_events if e["type"] == "end_kyoku")
+    hora = next((e for e in hand_events if e["type"] == "hora"), None)
+    rounds = max((int(e.get("rounds") or 0) for e in hand_events if e["type"] == "shaozhuang"), default=0)
+    win = None
+    if hora:
+        win = beijing_win_detail(hora, rules)
+        win["arrangement"] = win_arrangement(hora, kyoku, hand_events, rules)
+    msg: dict[str, Any] = {
+        "type": "settlement",
+        "family": rules.family,
+        "preset": rules.name.split("+")[0],
+        "hand": kyoku["hand"],
+        "round": kyoku["round"],
+        "dealer": kyoku["dealer"],
+        "indicator": kyoku.get("dora_marker"),
+        "wilds": kyoku.get("wilds") or [],
+        "upstairs": bool(kyoku.get("upstairs")),
+        "upstairs_next": bool(getattr(m, "upstairs", False)) and not m.is_over,
+        "shaozhuang": rounds,
+        "names": names,
+        "winner": hora["actor"] if hora else -1,
+        "win": win,
+        "hands": _revealed(m, kyoku, where),
+        "payments": beijing_payments_detail(hora, kyoku, hand_events, end["payments"], rules),
+        "deltas": end["deltas"],
+        "scores": end["scores"],
+        "over": m.is_over,
+        "next_in": next_delay if not m.is_over else None,
+    }
+    _standings(m, msg, names)
+    return msg
+
+
+def _mcr_settlement(m: Match, hand_events: list[dict[str, Any]], rules: McrRules,
+                    names: list[str], next_delay: float | None, where: str) -> dict[str, Any]:
+    """An MCR hand's settlement (M3, M4): the winds of the hand, every seat's flowers, the win
+    explained fan by fan (:func:`mcr_win_detail`) with its arrangement (:func:`mcr_arrangement`),
+    and every payment with its sum (:func:`mcr_payments_detail`)."""
+    kyoku = next(e for e in hand_events if e["type"] == "start_kyoku")
+    end = next(e for e in hand_events if e["type"] == "end_kyoku")
+    hora = next((e for e in hand_events if e["type"] == "hora"), None)
+    flowers: list[list[str]] = [[] for _ in range(SEATS)]
+    for e in hand_events:
+        if e["type"] == "flower":
+            flowers[e["actor"]].append(e["pai"])
+    hands = _revealed(m, kyoku, where)
+    if hands is not None:
+        hands = [{**h, "flowers": flowers[s]} for s, h in enumerate(hands)]
+    win = None
+    if hora:
+        win = mcr_win_detail(hora, rules)
+        win["arrangement"] = mcr_arrangement(hora, rules)
+    dealer = kyoku["dealer"]
+    msg: dict[str, Any] = {
+        "type": "settlement",
+        "family": rules.family,
+        "preset": rules.name.split("+")[0],
+        "hand": kyoku["hand"],
+        "round": kyoku["round"],
+        "dealer": dealer,
+        "prevalent_wind": _MCR_WINDS[int(kyoku.get("prevalent_wind") or 0) % SEATS],
+        "seat_winds": [_MCR_WINDS[(s - dealer) % SEATS] for s in range(SEATS)],
+        "flowers": flowers,
+        "names": names,
+        "winner": hora["actor"] if hora else -1,
+        "win": win,
+        "hands": hands,
+        "payments": mcr_payments_detail(hora, end["payments"], rules),
+        "deltas": end["deltas"],
+        "scores": end["scores"],
+        "over": m.is_over,
+        "next_in": next_delay if not m.is_over else None,
+    }
+    _standings(m, msg, names)
+    return msg
 
 
 def _new_match(rules: Rules, seed: int, names: list[str]) -> Match:
