@@ -296,7 +296,7 @@ def test_a_restart_keeps_room_settings_and_waiting_rooms(tmp_path: Path) -> None
 JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
                        lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=8), c, max_size=3),
                        max_leaves=6)
-FIELDS = ("name", "preset", "overrides", "match_hands", "bots", "timer_s", "token")
+FIELDS = ("name", "preset", "overrides", "match_hands", "bots", "timer_s", "token", "private")
 PARAM = st.one_of(st.text(max_size=12), st.sampled_from(["１", "1e9", "-1", "9" * 40, "", "0x10", "1_0", " 5"]))
 
 
@@ -327,7 +327,8 @@ def test_every_post_answers_bad_input_with_a_json_4xx(fuzz_client: TestClient, r
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(which=st.sampled_from(["list", "match", "record", "frames", "room", "tile"]), a=PARAM, b=PARAM, c=PARAM)
+@given(which=st.sampled_from(["list", "match", "record", "frames", "room", "tile", "lobby"]), a=PARAM, b=PARAM,
+       c=PARAM)
 def test_every_get_answers_bad_input_with_a_json_4xx(fuzz_client: TestClient, which: str, a: str, b: str,
                                                      c: str) -> None:
     import urllib.parse
@@ -340,8 +341,9 @@ def test_every_get_answers_bad_input_with_a_json_4xx(fuzz_client: TestClient, wh
         "frames": f"/api/matches/{q(a, safe='')}/frames",
         "room": f"/api/rooms/{q(a, safe='')}",
         "tile": f"/tiles/{q(a, safe='')}.svg?size={q(b)}",
+        "lobby": f"/api/lobby?{q(a)}={q(b)}",
     }[which]
-    r = fuzz_client.get(path)
+    r = fuzz_client.get(path, headers={"If-None-Match": c} if which == "lobby" and c.isascii() and c.isprintable() else {})
     assert r.status_code < 500, (path, r.status_code, r.text)
     if r.status_code >= 400:
         assert r.json()["error"]

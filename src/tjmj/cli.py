@@ -824,6 +824,7 @@ _LAZY = {
     "replay": "cli_replay",
     "serve": "cli_serve",
     "simulate": "cli_simulate",
+    "stats": "cli_stats",
     "tournament": "cli_tournament",
 }
 

@@ -18,6 +18,7 @@ import functools
 import hashlib
 import logging
 import re
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
@@ -39,7 +40,20 @@ from ..bots import BOT_NAMES, Bot
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
 from .errors import StoreError
-from .rooms import Connection, Limits, Lobby, LobbyError, MatchFactory, ResumeError, StoreLike, clean_name, frames
+from .listing import LobbyListing
+from .rooms import (
+    MAX_NAME_LEN,
+    Connection,
+    Limits,
+    Lobby,
+    LobbyError,
+    MatchFactory,
+    ResumeError,
+    StoreLike,
+    clean_name,
+    frames,
+    player_id,
+)
 
 __all__ = ["SECURITY_HEADERS", "create_app"]
 
@@ -211,6 +225,21 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
     return rules, bots, float(timer) if timer is not None else None
 
 
+def _private(data: dict[str, Any]) -> bool:
+    """``private`` of a create-room body: true keeps the room out of the lobby's lists; only a JSON
+    boolean is accepted (``"false"`` or ``0`` would be read the wrong way by someone)."""
+    value = data.get("private", False)
+    if not isinstance(value, bool):
+        raise LobbyError(400, "'private' must be true or false")
+    return value
+
+
+def _etag_matches(header: str, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag`` (weak comparison, as RFC 9110 asks for GETs)."""
+    bare = etag.removeprefix("W/")
+    return any(t.strip() == "*" or t.strip().removeprefix("W/") == bare for t in header.split(","))
+
+
 def _public_match(m: dict[str, Any]) -> dict[str, Any]:
     """A stored match as the API shows it: while it is being played its seed is hidden, since the
     seed deals every hand (R3, B1) and would show everyone's tiles and the wall."""
@@ -229,6 +258,21 @@ def _room_code(request: HTTPConnection) -> str:
     if not ROOM_RE.match(code):
         raise LobbyError(404, f"no room {code[:20]!r}")
     return str(code)
+
+
+def _player_query(request: Request) -> tuple[str, str | None, str | None]:
+    """The name (a display name as the lobby keeps it: 1 to 20 printable characters, no spaces at
+    either end), the optional ``id`` and ``family`` of a player statistics request; else a 400."""
+    name = request.path_params["name"]
+    if not 1 <= len(name) <= MAX_NAME_LEN or clean_name(name, "") != name:
+        raise LobbyError(400, f"a player's name has 1 to {MAX_NAME_LEN} printable characters, "
+                              "without spaces at either end")
+    q = request.query_params
+    pid = player_id(q.get("id") or None)
+    family = q.get("family") or None
+    if family is not None:
+        family = _choice(family, "family", FAMILIES)
+    return name, pid, family
 
 
 def _fallback_tile(name: str, *, size: int, wild: bool, back: bool, highlight: bool, rotated: bool) -> str:
@@ -300,6 +344,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     own_store = store is None
     lobby_box: dict[str, Lobby] = {}
     frame_cache = _Frames()
+    listing = LobbyListing()
     origins = frozenset(o.rstrip("/") for o in allowed_origins)
 
     def lobby() -> Lobby:
@@ -403,15 +448,21 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         data = await _body(request)
         name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, None)
-        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request))
+        private = _private(data)
+        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request),
+                                     player_id=player_id(data.get("player_id")))
+        room.private = private  # before anyone connects: stored with the room's settings from then on
         return JSONResponse({"room": room.id, "player": 0, "seat": None, "token": token, "host": True})
 
     async def quick(request: Request) -> Response:
         data = await _body(request)
         name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, 4)
+        private = _private(data)
         lb = lobby()
-        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request))
+        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request),
+                                player_id=player_id(data.get("player_id")))
+        room.private = private  # a quick match is listed to watch unless private
         try:
             await room.begin()
         except LobbyError:
@@ -423,7 +474,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     async def join(request: Request) -> Response:
         data = await _body(request)
         name = clean_name(data.get("name"))
-        room, player, token = await lobby().join(_room_code(request), name)
+        room, player, token = await lobby().join(_room_code(request), name, player_id(data.get("player_id")))
         return JSONResponse({"room": room.id, "player": player, "seat": room.seat_of(player), "token": token,
                              "host": player == 0})
 
@@ -438,6 +489,18 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         for key in ("type", "you", "seat"):
             info.pop(key)
         return JSONResponse(info)
+
+    async def lobby_list(request: Request) -> Response:
+        """The open rooms and live tables (:mod:`tjmj.web.listing`): rebuilt at most twice a second
+        however many pages poll, and 304 with no body when the page already has this version."""
+        _, body = listing.current(lobby())
+        etag = listing.etag()
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if _etag_matches(request.headers.get("if-none-match", ""), etag):
+            return Response(status_code=304, headers=headers)
+        # the server's clock, so that a page shows rooms' ages whatever its own clock says
+        now = orjson.dumps({"now": round(time.time(), 3)})
+        return Response(now[:-1] + b"," + body[1:], media_type="application/json", headers=headers)
 
     async def list_matches(request: Request) -> Response:
         q = request.query_params
@@ -488,6 +551,20 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         except ResumeError as e:
             return _err(500, f"the stored match does not replay: {e}")
         return JSONResponse({"match": m, "names": events[0].get("names") if events else None, "frames": out})
+
+    async def player_statistics(request: Request) -> Response:
+        """``GET /api/players/{name}?id=&family=``: a person's statistics from the stored matches (tjmj.stats)."""
+        from .. import stats
+
+        name, pid, family = _player_query(request)
+        lb = lobby()
+        try:
+            body = await lb.db_read(stats.load_player, lb.store, name, pid, family)
+        except stats.PlayerNotFound as e:
+            raise LobbyError(404, str(e)) from None
+        except ValueError as e:  # the store's own check of the name or id
+            raise LobbyError(400, str(e)) from None
+        return JSONResponse(body)
 
     def api(fn: Callable[[Request], Awaitable[Response]], *, post: bool = False) -> Any:
         """A JSON route: rate limited per address, POSTs only as JSON from an allowed origin, and
@@ -617,6 +694,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/table/{room}", page("table.html")),
         Route("/history", page("history.html")),
         Route("/replay/{match_id}", page("replay.html")),
+        Route("/player/{name}", page("player.html")),
         Route("/tiles/sprite.svg", tile_sprite),
         Route("/tiles/{name}.svg", tiles),
         Route("/healthz", healthz),
@@ -625,10 +703,12 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/api/rooms/{room}", api(room_info)),
         Route("/api/rooms/{room}/join", api(join, post=True), methods=["POST"]),
         Route("/api/rooms/{room}/start", api(start, post=True), methods=["POST"]),
+        Route("/api/lobby", api(lobby_list)),
         Route("/api/matches", api(list_matches)),
         Route("/api/matches/{match_id}", api(get_match)),
         Route("/api/matches/{match_id}/record", api(record)),
         Route("/api/matches/{match_id}/frames", api(match_frames)),
+        Route("/api/players/{name}", api(player_statistics)),
         WebSocketRoute("/ws/{room}", ws_endpoint),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -1,8 +1,14 @@
-"""The store's exceptions, in a module of their own: the rooms catch them without importing SQLAlchemy."""
+"""The store's exceptions and the player id's pattern, in a module of their own: the rooms use them
+without importing SQLAlchemy."""
 
 from __future__ import annotations
 
-__all__ = ["DatabaseLost", "LeaseLost", "StoreError"]
+import re
+
+__all__ = ["PLAYER_ID_RE", "DatabaseLost", "LeaseLost", "StoreError"]
+
+# A person's player id, made once by their browser (docs/web.md): 16 to 32 base64url characters.
+PLAYER_ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
 
 
 class StoreError(Exception):

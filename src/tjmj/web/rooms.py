@@ -57,7 +57,7 @@ from ..record import rebuild
 from ..rules import BeijingRules, McrRules, Rules, TianjinRules
 from ..tiles import TILE_TEXT, Tile
 from ..wall import SEATS
-from .errors import DatabaseLost, LeaseLost
+from .errors import PLAYER_ID_RE, DatabaseLost, LeaseLost
 
 __all__ = [
     "Bucket",
@@ -134,6 +134,8 @@ class Limits:
     db_timeout: float = 5.0  # a database call slower than this answers 503 / tells the table
     lease_renew: float = 10.0  # seconds between lease renewals (the store's lease is longer)
     adopt_every: float = 60.0  # seconds between looks for matches another process left behind
+    lobby_listed: int = 50  # rooms per list of GET /api/lobby (open, live), newest first
+    lobby_rebuild: float = 0.5  # seconds GET /api/lobby reuses its lists, however many pages poll
 
 
 class StoreLike(Protocol):
@@ -168,6 +170,21 @@ class LobbyError(Exception):
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def player_id(value: Any) -> str | None:
+    """A person's player id from a request (docs/web.md): None when absent (anonymous); anything
+    but 16 to 32 of ``A-Z a-z 0-9 _ -`` is a 400."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not PLAYER_ID_RE.match(value):
+        raise LobbyError(400, "'player_id' must be 16 to 32 of the characters A-Z a-z 0-9 _ -")
+    return value
+
+
+def checked_player_id(value: Any) -> str | None:
+    """A stored player id read back (a resumed room): kept if well formed, else dropped (anonymous)."""
+    return value if isinstance(value, str) and PLAYER_ID_RE.match(value) else None
 
 
 def clean_name(name: Any, default: str = "Player") -> str:
@@ -1146,6 +1163,7 @@ class Player:
     name: str
     bot: str | None = None
     token_hash: str | None = None
+    player_id: str | None = None  # the id the person's browser made (statistics); None: anonymous
     conn: Connection | None = None  # the one live socket of this seat
     bucket: Bucket = field(default_factory=lambda: Bucket(BURST, RATE))
     away_since: float | None = None  # time.time() when the person's socket went away (None: here)
@@ -1164,6 +1182,8 @@ class Player:
                              "bot": self.bot}
         if self.bot is None:
             d["token_hash"] = self.token_hash
+            if self.player_id is not None:
+                d["player_id"] = self.player_id
         return d
 
 
@@ -1182,6 +1202,7 @@ class Room:
         self.bot_kind = bots
         self.timer_s = timer_s
         self.bot_speed = "normal"  # the host's choice: how long bots wait before they act
+        self.private = False  # the host's choice: kept out of the lobby's lists (joined or watched by code only)
         # 62 bits: the seed determines every hand and the wall, so it must not be guessable from the
         # public dice (a 31-bit seed could be searched); the store keeps seeds as signed 64-bit
         self.seed = secrets.randbelow(2**62) if seed is None else seed
@@ -1244,12 +1265,13 @@ class Room:
 
     def settings(self) -> dict[str, Any]:
         """What the store keeps of the room besides the match: restored after a restart."""
-        return {"bots": self.bot_kind, "timer_s": self.timer_s, "bot_speed": self.bot_speed}
+        return {"bots": self.bot_kind, "timer_s": self.timer_s, "bot_speed": self.bot_speed, "private": self.private}
 
     def waiting_data(self) -> dict[str, Any]:
         """A waiting room as the store keeps it (token hashes, never tokens)."""
         return {"rules": self.rules.to_dict(), "seed": self.seed, "created": self.created, **self.settings(),
-                "players": [{"name": p.name, "token_hash": p.token_hash} for p in self.players]}
+                "players": [{"name": p.name, "token_hash": p.token_hash, "player_id": p.player_id}
+                            for p in self.players]}
 
     # ---- messages ------------------------------------------------------------------------
 
@@ -1270,6 +1292,7 @@ class Room:
             "bots": self.bot_kind,
             "timer_s": self.timer_s,
             "bot_speed": self.bot_speed,
+            "private": self.private,
             "match_id": self.match_id,
             "hand_number": self.match.hand_number if self.match else 0,
             "scores": list(self.match.scores) if self.match else None,
@@ -1464,10 +1487,13 @@ class Room:
             self._on_next(conn)
         elif t == "speed":
             self._on_speed(conn, msg)
+        elif t == "private":
+            self._on_private(conn, msg)
         elif t == "hello":
             conn.send(error("already connected: hello is only the first message", "bad_request"))
         else:
-            conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, speed, sync, ping"))
+            conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, speed, private, sync, "
+                            "ping"))
 
     def _on_next(self, conn: Connection) -> None:
         if conn.player is None:
@@ -1530,6 +1556,31 @@ class Room:
         if speed != self.bot_speed:
             self.bot_speed = speed
             self.broadcast_state()
+
+    def _on_private(self, conn: Connection, msg: dict[str, Any]) -> None:
+        """The host keeps the waiting room out of the lobby's lists (``value`` true) or lists it;
+        stored with the room, so it stays so after a restart.  Only before the match starts: a
+        playing match's stored settings are not rewritten."""
+        value = msg.get("value")
+        if conn.player != 0:
+            conn.send(error("only the host chooses whether the room is private", "forbidden"))
+            return
+        if not isinstance(value, bool):
+            conn.send(error("'value' must be true or false", "bad_request"))
+            return
+        if self.status != "waiting":
+            conn.send(error("a room is made private or public before its match starts", "forbidden"))
+            return
+        if value != self.private:
+            self.private = value
+            self.spawn(self._store_private(), "save-private")
+            self.broadcast_info()
+
+    async def _store_private(self) -> None:
+        try:
+            await self.save_waiting()
+        except Exception as e:  # kept in memory all the same; the next join stores it again
+            log.warning("room %s: storing the private flag failed: %s", self.id, e)
 
     def _on_hint(self, conn: Connection) -> None:
         m = self.match
@@ -2019,7 +2070,7 @@ class Lobby:
         return room
 
     def create(self, name: str, rules: Rules, *, bots: str = "baseline", timer_s: float | None = None,
-               seed: int | None = None, address: str = "") -> tuple[Room, str]:
+               seed: int | None = None, address: str = "", player_id: str | None = None) -> tuple[Room, str]:
         self.check_open()
         if bots not in BOT_NAMES:
             raise LobbyError(400, f"'bots' must be one of {', '.join(BOT_NAMES)}")
@@ -2038,10 +2089,11 @@ class Lobby:
         room = Room(self, self._new_id(), rules, bots=bots, timer_s=timer_s, seed=seed, address=address)
         token = secrets.token_urlsafe(24)
         room.players.append(room.new_player(name, token=token))
+        room.players[-1].player_id = player_id
         self.rooms[room.id] = room
         return room, token
 
-    async def join(self, room_id: str, name: str) -> tuple[Room, int, str]:
+    async def join(self, room_id: str, name: str, player_id: str | None = None) -> tuple[Room, int, str]:
         self.check_open()
         room = self.get(room_id)
         if room.status != "waiting":
@@ -2050,6 +2102,7 @@ class Lobby:
             raise LobbyError(409, "the room is full")
         token = secrets.token_urlsafe(24)
         room.players.append(room.new_player(name, token=token))
+        room.players[-1].player_id = player_id
         if room.seen:
             try:
                 await room.save_waiting()
@@ -2120,6 +2173,7 @@ class Lobby:
                     timer_s=_timer(settings.get("timer_s")))
         if settings.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = settings["bot_speed"]
+        room.private = settings.get("private") is True
         by_seat: dict[int, dict[str, Any]] = {}
         for i, sp in enumerate(rec.get("players") or []):  # stored by seat, each with its "seat"
             if isinstance(sp, dict):
@@ -2139,6 +2193,7 @@ class Lobby:
             p = room.new_player(m.names[player], bot=bot)
             p.token_hash = th
             if bot is None:
+                p.player_id = checked_player_id(sp.get("player_id"))
                 p.away_since = time.time()
             players.append(p)
         room.players = players
@@ -2166,12 +2221,14 @@ class Lobby:
         room = Room(self, code, rules, bots=bots, timer_s=_timer(data.get("timer_s")), seed=int(data["seed"]))
         if data.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = data["bot_speed"]
+        room.private = data.get("private") is True
         for sp in data.get("players") or []:
             th = sp.get("token_hash")
             if not (isinstance(th, str) and len(th) == 64):
                 raise ResumeError("a player without a stored token")
             p = room.new_player(clean_name(sp.get("name")))
             p.token_hash = th
+            p.player_id = checked_player_id(sp.get("player_id"))
             room.players.append(p)
         if not room.players or len(room.players) > SEATS:
             raise ResumeError(f"{len(room.players)} players")

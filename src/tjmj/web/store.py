@@ -49,7 +49,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
-from .errors import DatabaseLost, LeaseLost, StoreError
+from .errors import PLAYER_ID_RE, DatabaseLost, LeaseLost, StoreError
 
 __all__ = [
     "ENV_URL",
@@ -64,6 +64,7 @@ __all__ = [
     "events_table",
     "make_engine",
     "matches_table",
+    "match_players_table",
     "metadata",
     "rooms_table",
     "upgrade",
@@ -90,6 +91,11 @@ _WRITE = "tjmj_write"  # execution option: this transaction will write (SQLite: 
 _PG_MIGRATE_LOCK = 0x746A6D6A  # "tjmj": serialises concurrent upgrades on PostgreSQL
 _K = TypeVar("_K")  # a held fence's key: a match id or a room code
 _TOKEN = "token"  # player keys starting with this (token hashes) never leave through public reads
+# A player's id (made once by their browser, kept with their name; docs/web.md): not a secret, but
+# public reads leave it out too, so that nobody can collect another person's id and pose as them.
+PLAYER_ID = "player_id"
+MAX_PLAYER_ID = 32
+_BATCH = 200  # matches per query when reading a player's matches
 
 
 # ---- errors -------------------------------------------------------------------------------
@@ -183,6 +189,22 @@ events_table = sa.Table(
     sa.Column("type", sa.String(MAX_TYPE), nullable=False),
     sa.Column("body", sa.Text, nullable=False),  # the whole event as orjson text, exactly as exported
     sa.CheckConstraint("seq >= 0", name="seq"),
+)
+
+# One row per seat of every match: who sat there (name, kind and, for a person with one, the
+# browser's player id), so that a player's matches are found by an index on every dialect (the
+# ``players`` JSON is text: querying it would be json_each on SQLite, jsonb functions on PostgreSQL,
+# and a scan of every match either way).  Written with the match by create_match; 0003 back-fills it.
+match_players_table = sa.Table(
+    "match_players",
+    metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
+              autoincrement=False),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.String(MAX_NAME), nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column(PLAYER_ID, sa.String(MAX_PLAYER_ID), nullable=True),
+    sa.Index(None, "name", PLAYER_ID),  # a player's matches: by name, or by name and id
 )
 
 rooms_table = sa.Table(
@@ -399,6 +421,9 @@ def _check_players(players: Any) -> list[dict[str, Any]]:
             _check_str("a bot player's bot", bot, MAX_NAME)
         elif bot is not None:
             raise ValueError(f"a human player has no bot, got {p!r}")
+        pid = p.get(PLAYER_ID)
+        if pid is not None and (kind != "human" or not isinstance(pid, str) or not PLAYER_ID_RE.match(pid)):
+            raise ValueError(f"a player id is a person's, 16 to 32 of A-Z a-z 0-9 _ -, got {p!r}")
         out.append({"seat": seat, "name": name, "kind": kind, "bot": bot, **p})
     if sorted(p["seat"] for p in out) != list(range(SEATS)):
         raise ValueError(f"players must fill seats 0 to {SEATS - 1} once each, got {players!r}")
@@ -441,7 +466,12 @@ def _iso(t: datetime | None) -> str | None:
 
 
 def _public_player(p: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in p.items() if not k.startswith(_TOKEN)}
+    return {k: v for k, v in p.items() if not k.startswith(_TOKEN) and k != PLAYER_ID}
+
+
+def _player_rows(match_id: int, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"match_id": match_id, "seat": p["seat"], "name": p["name"], "kind": p["kind"],
+             PLAYER_ID: p.get(PLAYER_ID)} for p in players]
 
 
 def _match_dict(row: sa.Row[Any], *, public: bool = True) -> dict[str, Any]:
@@ -731,6 +761,7 @@ class Store:
             key = result.inserted_primary_key
             assert key is not None  # an INSERT of one row always has it
             match_id = int(key[0])
+            conn.execute(sa.insert(match_players_table), _player_rows(match_id, norm))
         with self._held:
             self._fences[match_id] = 1
             if replaces_room is not None:
@@ -1091,6 +1122,46 @@ class Store:
         query = sa.select(matches_table).where(matches_table.c.status == "playing").order_by(matches_table.c.id)
         with self._tx() as conn:
             return [_match_dict(row, public=False) for row in conn.execute(query)]
+
+    def player_matches(self, name: str | None = None, player_id: str | None = None, *,
+                       event_types: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The finished matches in which a person named ``name`` sat (with ``player_id``: a person
+        of that name with that id), oldest first (by when they finished), for the statistics
+        (:mod:`tjmj.stats`).  Each is as :meth:`get_match`, but its players keep their
+        ``player_id`` (never the token hashes), plus ``"events"``: its stored events in order, only
+        those of ``event_types`` when given.  ``name`` None: every finished match with a person in it.
+
+        Found through the indexed ``match_players`` table; one query for the matches and one per
+        200 of them for the events, all in one transaction (a consistent snapshot)."""
+        if name is not None:
+            _check_str("name", name, MAX_NAME)
+        if player_id is not None and (not isinstance(player_id, str) or not PLAYER_ID_RE.match(player_id)):
+            raise ValueError(f"a player id is 16 to 32 of A-Z a-z 0-9 _ -, got {player_id!r}")
+        if player_id is not None and name is None:
+            raise ValueError("a player id needs the player's name")
+        types = None if event_types is None else sorted(set(event_types))
+        m, mp, e = matches_table.c, match_players_table.c, events_table.c
+        seats = sa.select(mp.match_id).where(mp.kind == "human")
+        if name is not None:
+            seats = seats.where(mp.name == name)
+        if player_id is not None:
+            seats = seats.where(mp.player_id == player_id)
+        query = (sa.select(matches_table).where(m.status == "finished", m.id.in_(seats))
+                 .order_by(m.finished_at, m.id))
+        with self._tx() as conn:
+            out = [{**_match_dict(row, public=False), "events": []} for row in conn.execute(query)]
+            for match in out:
+                match["players"] = [{k: v for k, v in p.items() if not k.startswith(_TOKEN)}
+                                    for p in match["players"]]
+            by_id = {match["id"]: match for match in out}
+            ids = list(by_id)
+            for start in range(0, len(ids), _BATCH):
+                events = sa.select(e.match_id, e.body).where(e.match_id.in_(ids[start:start + _BATCH]))
+                if types is not None:
+                    events = events.where(e.type.in_(types))
+                for row in conn.execute(events.order_by(e.match_id, e.seq)):
+                    by_id[row.match_id]["events"].append(orjson.loads(row.body))
+        return out
 
     def close(self) -> None:
         """Close every pooled connection; the store cannot be used afterwards (leases are kept:

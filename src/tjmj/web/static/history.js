@@ -2,7 +2,7 @@
 // A table on wide screens; on phones each row is a card whose cells carry their column's name
 // (data-label, shown by the CSS).
 import { applyI18n, lang, langToggle, t } from "./i18n.js";
-import { api, el, errorText, playerName, toast, windOf } from "./render.js";
+import { api, el, errorText, playerName, playerUrl, toast, windOf } from "./render.js";
 
 const PAGE = 25;
 let offset = 0;
@@ -52,7 +52,9 @@ function players(m) {
     const p = player(m, s);
     const shown = p ? playerName(p.name, p.kind) : "";
     const tagged = p && p.kind === "bot" && shown === p.name && !/^Bot \d+$/.test(p.name); // a bot with a name of its own
-    return el("div", { class: "who" }, `${windOf(s)} ${shown}`, tagged ? el("span", { class: "tag" }, t("bot")) : null);
+    // a person's name leads to their statistics (by name: nobody's id is public)
+    const who = p && p.kind === "human" ? el("a", { href: playerUrl(p.name), "aria-label": t("ps_player_link", shown) }, shown) : shown;
+    return el("div", { class: "who" }, `${windOf(s)} `, who, tagged ? el("span", { class: "tag" }, t("bot")) : null);
   }));
 }
 

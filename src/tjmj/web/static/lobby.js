@@ -1,6 +1,6 @@
 // The lobby: quick game against bots, create a room, join by code.
 import { applyI18n, langToggle, t, tn } from "./i18n.js";
-import { api, el, errorText, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
+import { api, el, errorText, playerId, playerUrl, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
 
 const nameInput = document.getElementById("name");
 nameInput.value = savedName();
@@ -70,15 +70,17 @@ async function go(promise, { rethrow = false } = {}) {
 document.getElementById("quick").addEventListener("click", (e) => {
   e.target.disabled = true;
   const family = document.getElementById("quick_family").value;
-  go(api("/api/quick", { name: name(), family })).finally(() => { e.target.disabled = false; });
+  const priv = document.getElementById("quick_private").checked; // not listed for watching
+  go(api("/api/quick", { name: name(), player_id: playerId(), family, private: priv })).finally(() => { e.target.disabled = false; });
 });
 
 document.getElementById("create").addEventListener("submit", (e) => {
   e.preventDefault();
   const f = new FormData(e.target);
-  const body = { name: name(), family: f.get("family"), preset: f.get("preset"), bots: f.get("bots") };
+  const body = { name: name(), player_id: playerId(), family: f.get("family"), preset: f.get("preset"), bots: f.get("bots") };
   body.match_hands = f.get("match_hands") ? Number(f.get("match_hands")) : null;
   body.timer_s = f.get("timer_s") ? Number(f.get("timer_s")) : null;
+  body.private = f.get("private") === "on"; // kept out of the lobby's lists
   go(api("/api/rooms", body));
 });
 
@@ -101,7 +103,7 @@ async function joinByCode(code) {
   }
   if (info.status !== "waiting") { location.href = where; return; }
   try {
-    await go(api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: name() }), { rethrow: true });
+    await go(api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: name(), player_id: playerId() }), { rethrow: true });
   } catch (err) {
     if (String(err.message).includes("started")) location.href = where; // it started meanwhile: watch it
     else toast(errorText(err.message));
@@ -124,3 +126,120 @@ langToggle(document.getElementById("lang"), texts);
 applyI18n();
 texts();
 hero();
+
+// ---- open rooms and live tables: GET /api/lobby, polled with its ETag ------------------------------
+// Polling, not a socket: a lobby page holds no connection (the per-address socket cap stays for
+// tables), and an unchanged list costs the server a 304 with no body. Paused while the tab is hidden.
+const POLL_MS = 1500;
+const listing = { tag: null, data: null, offset: 0, timer: null, busy: false };
+
+async function pollLobby() {
+  clearTimeout(listing.timer);
+  if (document.hidden || listing.busy) return;
+  listing.busy = true;
+  let wait = POLL_MS;
+  try {
+    const r = await fetch("/api/lobby", { cache: "no-store", headers: listing.tag ? { "If-None-Match": listing.tag } : {} });
+    if (r.status === 200) {
+      listing.data = await r.json();
+      listing.tag = r.headers.get("ETag");
+      listing.offset = listing.data.now - Date.now() / 1000; // the server's clock dates the rooms
+      renderLists();
+    } else if (r.status === 304) {
+      renderAges();
+    } else {
+      wait = 1000 * Math.max(5, Number(r.headers.get("Retry-After")) || 0); // 429 or a server in trouble
+    }
+  } catch {
+    wait = 5000; // offline: try again a little later
+  } finally {
+    listing.busy = false;
+  }
+  if (!document.hidden) listing.timer = setTimeout(pollLobby, wait);
+}
+
+function gameWords(e) {
+  const rules = `${t(`family_${e.family}`)} · ${t(`preset_name_${e.preset}`)}`;
+  return e.custom ? `${rules}*` : rules;
+}
+
+function lengthWords(e) {
+  return e.match_hands ? tn("hands_n", e.match_hands) : t("full_match");
+}
+
+function ageWords(created) {
+  const age = Math.max(0, Date.now() / 1000 + listing.offset - created);
+  if (age < 60) return t("age_now");
+  if (age < 3600) return tn("age_min", Math.floor(age / 60));
+  return tn("age_hour", Math.floor(age / 3600));
+}
+
+function renderAges() {
+  document.querySelectorAll("#open-rooms [data-created]").forEach((node) => {
+    node.textContent = ageWords(Number(node.dataset.created));
+  });
+}
+
+function joinListed(code) {
+  if (!nameInput.value.trim()) { // a listed room is joined under your name: ask for it first
+    nameInput.focus();
+    toast(t("name_first"));
+    return;
+  }
+  joinByCode(code);
+}
+
+function openRow(e) {
+  return el("li", { class: "roomrow", "data-room": e.room },
+    el("div", { class: "roominfo" },
+      el("div", { class: "roomtitle" }, el("span", { class: "code" }, e.room), " ", gameWords(e)),
+      el("div", { class: "small" }, `${lengthWords(e)} · ${tn("players_of", e.players.length)}`),
+      el("div", { class: "muted small who" }, // the first player is the host
+        e.players.flatMap((n, i) => (i ? [", ", n] : [n, " ", el("small", { class: "tag" }, t("host"))])), " · ",
+        el("span", { "data-created": String(e.created) }, ageWords(e.created)))),
+    el("button", { class: "primary", type: "button", "data-room": e.room, "aria-label": t("join_room", e.room),
+      onclick: () => joinListed(e.room) }, t("join")));
+}
+
+function liveRow(e) {
+  const where = e.match_hands ? t("list_hand_of", e.hand, e.match_hands) : t("list_hand_round", e.hand, e.round, e.match_rounds);
+  const seats = e.seats.map((s) => el("li", {}, s.name, s.bot ? [" ", el("small", { class: "tag" }, t("bot"))] : null,
+    " ", el("span", { class: s.score > 0 ? "pos" : s.score < 0 ? "neg" : "" }, String(s.score))));
+  return el("li", { class: "roomrow", "data-room": e.room },
+    el("div", { class: "roominfo" },
+      el("div", { class: "roomtitle" }, el("span", { class: "code" }, e.room), " ", gameWords(e)),
+      el("div", { class: "small" }, e.spectators ? `${where} · ${tn("spectators_n", e.spectators)}` : where),
+      el("ul", { class: "seatlist small" }, seats)),
+    el("a", { class: "button", href: `/table/${encodeURIComponent(e.room)}`, "data-room": e.room,
+      "aria-label": t("watch_room", e.room) }, t("watch")));
+}
+
+function renderLists() {
+  const d = listing.data;
+  if (!d) return;
+  // the lists are rebuilt; a focused Join or Watch keeps its focus (same room) across the update
+  const focused = document.activeElement && document.activeElement.closest(".roomlist") ? document.activeElement.dataset.room : null;
+  const put = (id, empty, rows) => {
+    document.getElementById(id).replaceChildren(...rows);
+    document.getElementById(empty).hidden = rows.length > 0;
+  };
+  put("open-rooms", "open-empty", d.open.map(openRow));
+  put("live-tables", "live-empty", d.live.map(liveRow));
+  if (focused) document.querySelector(`.roomlist [data-room="${CSS.escape(focused)}"]:is(button, a)`)?.focus();
+}
+
+document.addEventListener("visibilitychange", () => { if (!document.hidden) pollLobby(); });
+document.getElementById("lang").addEventListener("click", renderLists); // after langToggle's own listener
+pollLobby();
+
+// ---- "My statistics" (issue 13): the player page of the name and id this browser plays under ----
+
+function myStatsLink() {
+  const link = document.getElementById("my-stats");
+  if (!link) return;
+  const n = nameInput.value.trim() || savedName();
+  link.hidden = !n;
+  if (n) link.href = playerUrl(n, playerId());
+}
+nameInput.addEventListener("input", myStatsLink);
+myStatsLink();

@@ -263,6 +263,25 @@ export function dropSeat(room) { localStorage.removeItem(`tjmj.seat.${room}`); }
 export function savedName() { return localStorage.getItem("tjmj.name") || ""; }
 export function saveName(name) { localStorage.setItem("tjmj.name", name); }
 
+// The player id (docs/web.md, issue 13): made once per browser and sent with the name, so that the
+// statistics tell apart people who chose the same name. Not a password: it opens no seat; the
+// server never shows it to anyone else.
+const PLAYER_ID = /^[A-Za-z0-9_-]{16,32}$/;
+export function playerId() {
+  let id = localStorage.getItem("tjmj.player_id");
+  if (!id || !PLAYER_ID.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(12)); // 96 bits: 16 base64url characters
+    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+    localStorage.setItem("tjmj.player_id", id);
+  }
+  return id;
+}
+// The page of a player's statistics: "/player/Ann?id=…" for oneself (the id picks this browser's
+// games among everyone called Ann), "/player/Ann" for anyone else.
+export function playerUrl(name, id) {
+  return `/player/${encodeURIComponent(name)}${id ? `?id=${encodeURIComponent(id)}` : ""}`;
+}
+
 // ---- lobby, history, replay (issue 11) ----------------------------------------------------------
 
 // A player's name as shown: the server names its bots "Bot 1"…"Bot 3" (kind "bot"); those read

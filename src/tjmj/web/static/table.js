@@ -3,7 +3,7 @@
 import { applyI18n, lang, langToggle, t, tn } from "./i18n.js";
 import {
   api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, flowersEl, loadSeat, meldEl, saveName,
-  saveSeat, playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf, windTile,
+  saveSeat, playerId, playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf, windTile,
   windWord,
 } from "./render.js";
 import { sound } from "./sound.js";
@@ -372,6 +372,9 @@ function renderWaiting() {
     el("p", { class: "muted rulesline" }, rulesLine()),
   ];
   if (seat && seat.player === 0) {
+    // the host alone lists the room in the lobby or not (the server checks it: {"type": "private"})
+    parts.push(el("label", { class: "toggle" }, el("input", { type: "checkbox", id: "private", checked: !!info.private,
+      onchange: (e) => send({ type: "private", value: e.target.checked }) }), el("span", {}, t("private_room"))));
     parts.push(el("button", { class: "primary big", onclick: startMatch }, t("start")));
   } else if (seat) {
     parts.push(el("p", { class: "muted" }, t("host_starts")));
@@ -382,7 +385,10 @@ function renderWaiting() {
       onsubmit: (e) => { e.preventDefault(); joinRoom(input.value); },
     }, input, el("button", { class: "primary", type: "submit" }, t("join"))));
   }
+  if (info.private && !(seat && seat.player === 0)) parts.push(el("p", { class: "muted" }, t("private_note")));
+  const refocus = document.activeElement && document.activeElement.id === "private";
   box.replaceChildren(...parts);
+  if (refocus) $("private")?.focus(); // an update re-renders the box: the checkbox keeps its focus
 }
 
 function botName(b) {
@@ -409,7 +415,7 @@ async function joinRoom(name) {
   name = (name || "").trim();
   if (name) saveName(name);
   try {
-    const d = await api(`/api/rooms/${room}/join`, { name: name || undefined });
+    const d = await api(`/api/rooms/${room}/join`, { name: name || undefined, player_id: playerId() });
     seat = { token: d.token, player: d.player };
     saveSeat(room, seat);
     if (ws) { ws.onclose = null; ws.close(); }
