@@ -21,6 +21,7 @@ from .codec import ACTION_SIZE, OBS_SIZE, OFFSETS, Encoder, action_mask, decode_
 __all__ = ["MahjongAEC", "AGENTS", "default_action", "make_rules", "observation_space", "action_space"]
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
+_SEAT_OF = {a: s for s, a in enumerate(AGENTS)}
 _UNBOUNDED = ("scores", "hand_number", "round", "shaozhuang")
 _HIGH = {"hand": 4, "melds": 34, "discards": 34, "hand_size": 14, "wall_left": 144, "pulls": 10,
          "reserve": 144, "claims": 4}
@@ -127,6 +128,8 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.moves = [0, 0, 0, 0]
+        self._rewarded = False  # some reward is not 0 (cleared at the next step)
+        self._informed: list[str] = []  # agents whose info is not {} (cleared at the next step)
         self._skip_agent_selection = None
         self.agent_selection = AGENTS[m.to_act]
         self._set_info()
@@ -136,12 +139,14 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
         assert m is not None
         if self.raw_obs and not m.is_over:
             seat = m.to_act
-            self.infos[AGENTS[seat]] = {"obs": m.observation(seat)}
+            agent = AGENTS[seat]
+            self.infos[agent] = {**self.infos[agent], "obs": m.observation(seat)}
+            self._informed.append(agent)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         m = self.match
         assert m is not None
-        seat = AGENTS.index(agent)
+        seat = _SEAT_OF[agent]
         return {"observation": self.encoder.encode(seat), "action_mask": action_mask(m.legal_actions(seat))}
 
     def state(self) -> np.ndarray:
@@ -156,18 +161,24 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             return
         m = self.match
         assert m is not None
-        seat = AGENTS.index(agent)
+        seat = _SEAT_OF[agent]
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        if self._rewarded:  # clear last step's rewards (most steps have none)
+            for a in self.rewards:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        for a in self._informed:  # and last step's infos
+            if a in self.infos:
+                self.infos[a] = {}
+        self._informed = []
         legal = m.legal_actions(seat)
         act = decode_action(int(action), legal) if action is not None else None
-        info: dict[str, Any] = {}
         if act is None:
             if self.illegal == "raise":
                 raise ValueError(f"action {action} is not legal for {agent}; legal: {', '.join(map(str, legal))}")
             act = default_action(m, seat, legal)
-            info["illegal"] = True
+            self.infos[agent] = {"illegal": True}
+            self._informed.append(agent)
         start = len(m.events)
         m.apply(seat, act)
         self.moves[seat] += 1
@@ -177,8 +188,6 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
                 s = m.to_act
                 m.apply(s, default_action(m, s, m.legal_actions(s)))
         self._rewards_from(m.events, start)
-        self.infos = {a: {} for a in self.agents}
-        self.infos[agent].update(info)
         if m.is_over:
             for a in self.agents:
                 self.terminations[a] = True
@@ -188,7 +197,8 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
         else:
             self.agent_selection = AGENTS[m.to_act]
             self._set_info()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -196,13 +206,16 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
         m = self.match
         assert m is not None
         if self.reward_mode == "hand":
-            for ev in events[start:]:
+            for i in range(start, len(events)):
+                ev = events[i]
                 if ev["type"] == "end_kyoku":
                     for s, d in enumerate(ev["deltas"]):
                         self.rewards[AGENTS[s]] += float(d)
+                    self._rewarded = True
         elif m.is_over:
             for s in range(4):
                 self.rewards[AGENTS[s]] = float(m.scores[s])
+            self._rewarded = True
 
     # ---- showing it ---------------------------------------------------------------------------
 

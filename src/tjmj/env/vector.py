@@ -23,7 +23,7 @@ import numpy as np
 from ..game import Match
 from ..rules import Rules
 from .aec import default_action, make_rules
-from .codec import ACTION_SIZE, OBS_SIZE, Encoder, action_index, decode_action
+from .codec import ACTION_SIZE, OBS_SIZE, Encoder, action_mask, decode_action
 
 __all__ = ["VectorTables"]
 
@@ -63,7 +63,7 @@ class VectorTables:
             s = m.to_act
             seat[i] = s
             obs[i] = enc.encode(s)
-            mask[i, [action_index(a) for a in m.legal_actions(s)]] = 1
+            mask[i] = action_mask(m.legal_actions(s))
         return obs, mask, seat
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
