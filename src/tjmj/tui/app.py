@@ -441,7 +441,7 @@ class TableApp(App[dict[str, Any]]):
             self.notify(f"{tile} may not be discarded now", severity="warning", timeout=2)
             return
         wild = tile in (obs.get("wilds") or []) and (st.get("rules") or {}).get("family") == "tianjin"
-        if wild and self._confirm_wild != tile:  # R5.3: a discarded wild makes you 小相公: ask first
+        if wild and self._confirm_wild != tile:  # R2: a discarded wild makes you 小相公: ask first
             self._confirm_wild = tile
             self._draw_actions()
             return
