@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -19,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from click.testing import CliRunner
 
 from tests.scripted import script_wall
 from tests.test_beijing_web import TWO_PEOPLE_HANDS, Scripted, seed_for
+from tests.ui_helpers import free_port, serving
 from tjmj.cli import main
 from tjmj.game import Action, Match
 from tjmj.record import read_records, replay
@@ -322,28 +320,13 @@ def test_quit_asks_first(tmp_path: Path) -> None:
 # ---- a seat at a real server -----------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("db") / "tui.sqlite3"
     store = Store(f"sqlite:///{db}")
-    port = _free_port()
     app = create_app(store, bot_delay=0.0, next_delay=0.5, rate_limit=(200, 100.0))
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=15)
+    with serving(app) as url:
+        yield url
     store.close()
 
 
@@ -390,7 +373,7 @@ def test_connect_to_a_started_room_is_one_error_line(server: str) -> None:
     (["--rules", "nosuch"], "unknown preset 'nosuch'"),
     (["--bots", "nosuch"], "unknown bot 'nosuch'"),
     (["--bots", "baseline,strong"], "three separated by commas"),
-    (["--connect", f"http://127.0.0.1:{_free_port()}"], "cannot reach"),
+    (["--connect", f"http://127.0.0.1:{free_port()}"], "cannot reach"),
     (["--connect", "ftp://example.org/x"], "http://HOST:PORT"),
     (["--record", "/nonexistent-dir/x.jsonl"], "--record"),
 ])

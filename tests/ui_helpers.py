@@ -113,13 +113,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(db: Path, *, hand: str = WIN_HAND, draws: str = "",
-          bot_factory: Callable[[str], Any] = quiet_bots) -> Iterator[str]:
-    """A server on loopback (bots act at once) dealing :class:`DealtHand`; yields its base URL."""
-    store = Store(f"sqlite:///{db}")
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn on a free loopback port in a thread; yields its base URL and stops
+    it at the end."""
     port = free_port()
-    app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(1000, 1000.0), limits=LOOSE,
-                     match_factory=DealtHand(hand, draws), bot_factory=bot_factory)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -132,6 +129,19 @@ def serve(db: Path, *, hand: str = WIN_HAND, draws: str = "",
     finally:
         srv.should_exit = True
         thread.join(timeout=15)
+
+
+@contextmanager
+def serve(db: Path, *, hand: str = WIN_HAND, draws: str = "",
+          bot_factory: Callable[[str], Any] = quiet_bots) -> Iterator[str]:
+    """A server on loopback (bots act at once) dealing :class:`DealtHand`; yields its base URL."""
+    store = Store(f"sqlite:///{db}")
+    app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(1000, 1000.0), limits=LOOSE,
+                     match_factory=DealtHand(hand, draws), bot_factory=bot_factory)
+    try:
+        with serving(app) as url:
+            yield url
+    finally:
         store.close()
 
 

@@ -18,7 +18,7 @@ from ..game import Action, Match
 from ..rules import Rules
 from .codec import ACTION_SIZE, OBS_SIZE, OFFSETS, Encoder, action_mask, decode_action
 
-__all__ = ["MahjongAEC", "AGENTS", "default_action", "make_rules", "observation_space", "action_space"]
+__all__ = ["MahjongAEC", "AGENTS", "check_options", "default_action", "make_rules", "observation_space", "action_space"]
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
 _SEAT_OF = {a: s for s, a in enumerate(AGENTS)}
@@ -50,6 +50,14 @@ def make_rules(rules: str | Rules, hands: int | None) -> Rules:
     """A preset name or rules, with the match cut to ``hands`` hands when given."""
     r = Rules.preset(rules) if isinstance(rules, str) else rules
     return r.replace(match_hands=hands) if hands is not None else r
+
+
+def check_options(reward: str, illegal: str) -> None:
+    """The options every form of the environment takes: a ValueError naming a bad one."""
+    if reward not in ("hand", "match"):
+        raise ValueError(f"reward must be 'hand' or 'match', not {reward!r}")
+    if illegal not in ("default", "raise"):
+        raise ValueError(f"illegal must be 'default' or 'raise', not {illegal!r}")
 
 
 def default_action(m: Match, seat: int, legal: list[Action]) -> Action:
@@ -89,10 +97,7 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
                  illegal: str = "default", max_cycles: int | None = None, raw_obs: bool = True,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        if reward not in ("hand", "match"):
-            raise ValueError(f"reward must be 'hand' or 'match', not {reward!r}")
-        if illegal not in ("default", "raise"):
-            raise ValueError(f"illegal must be 'default' or 'raise', not {illegal!r}")
+        check_options(reward, illegal)
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}")
         self.rules = make_rules(rules, hands)

@@ -16,7 +16,7 @@ from pettingzoo import ParallelEnv
 
 from ..game import Match
 from ..rules import Rules
-from .aec import AGENTS, action_space, default_action, make_rules, observation_space
+from .aec import AGENTS, action_space, check_options, default_action, make_rules, observation_space
 from .codec import Encoder, action_mask, decode_action
 
 __all__ = ["MahjongParallel"]
@@ -31,10 +31,7 @@ class MahjongParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
 
     def __init__(self, rules: str | Rules = "classic", *, hands: int | None = None, reward: str = "hand",
                  illegal: str = "default", max_cycles: int | None = None, raw_obs: bool = False) -> None:
-        if reward not in ("hand", "match"):
-            raise ValueError(f"reward must be 'hand' or 'match', not {reward!r}")
-        if illegal not in ("default", "raise"):
-            raise ValueError(f"illegal must be 'default' or 'raise', not {illegal!r}")
+        check_options(reward, illegal)
         self.rules = make_rules(rules, hands)
         self.reward_mode = reward
         self.illegal = illegal

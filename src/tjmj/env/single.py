@@ -15,7 +15,7 @@ import numpy as np
 from ..bots import make_bot
 from ..game import Match
 from ..rules import Rules
-from .aec import action_space, default_action, make_rules, observation_space
+from .aec import action_space, check_options, default_action, make_rules, observation_space
 from .codec import Encoder, action_mask, decode_action
 
 __all__ = ["SingleSeatEnv"]
@@ -39,10 +39,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError(f"opponents: one bot name or three, not {len(names)}")
         for n in names:
             make_bot(n)  # an unknown name fails here, not in the middle of an episode
-        if reward not in ("hand", "match"):
-            raise ValueError(f"reward must be 'hand' or 'match', not {reward!r}")
-        if illegal not in ("default", "raise"):
-            raise ValueError(f"illegal must be 'default' or 'raise', not {illegal!r}")
+        check_options(reward, illegal)
         self.rules = make_rules(rules, hands)
         self.fixed_seat = seat
         self.opponent_names = names
