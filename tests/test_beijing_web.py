@@ -70,10 +70,11 @@ class Scripted:
                  ) -> None:
         self.seats, self.hands, self.draws, self.indicator = dict(seats), dict(hands), draws, indicator
         self.made: list[Match] = []
+        self.match: Callable[..., Match] = Match  # what makes the match (a test may watch it: a subclass)
 
     def __call__(self, rules: Rules, seed: int, names: list[str]) -> Match:
         wall = script_wall(0, self.hands, draws=self.draws, indicator=self.indicator, wild_method="tail", quiet=False)
-        m = Match(rules, seed=seed_for(rules, self.seats), names=names, walls=[wall])
+        m = self.match(rules, seed=seed_for(rules, self.seats), names=names, walls=[wall])
         self.made.append(m)
         return m
 

@@ -29,6 +29,7 @@ from tests.scripted import script_wall
 from tests.test_beijing_web import answer, seed_for, two_people_app
 from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, quick, recv_until, seat_ws
 from tjmj.bots import make_bot
+from tjmj.families import match_type
 from tjmj.game import Action, Match
 from tjmj.meld import Meld
 from tjmj.record import rebuild
@@ -53,33 +54,41 @@ def store() -> Any:
 # ---- helpers --------------------------------------------------------------------------------
 
 
-def watch(m: Match) -> dict[int, Hands]:
-    """Each hand's tiles as the engine holds them when it settles the hand ({hand number: by seat}),
-    the winner's without the winning tile: what ``revealed_hands`` must give."""
-    seen: dict[int, Hands] = {}
-    settle = m._settle
+_WATCHED: dict[type[Match], type[Match]] = {}
 
-    def settled(winner: int, win: Any) -> None:
-        last = m.events[-1]
-        hora = last if last["type"] == "hora" else None
-        out = []
-        for s, st in enumerate(m.seats):
-            tiles = sorted(st.hand)
-            if hora is not None and s == winner and hora.get("self_drawn", True):  # Tianjin: always self-drawn
-                tiles.remove(Tile.parse(hora["pai"]))
-            out.append({"tiles": [TILE_TEXT[t] for t in tiles], "melds": [str(x) for x in st.melds]})
-        seen[m.hand_number] = out
-        settle(winner, win)
 
-    m._settle = settled  # type: ignore[method-assign]
-    return seen
+def watched(rules: Rules, *args: Any, **kwargs: Any) -> Any:
+    """``Match(rules, ...)`` that records each hand's tiles as the engine holds them when it settles
+    the hand in ``m.held`` ({hand number: by seat}), the winner's without the winning tile: what
+    ``revealed_hands`` must give.  A subclass of the family's class overriding ``_settle``, not an
+    instance patch: the compiled engine's methods cannot be replaced on an instance."""
+    family = match_type(rules.family)
+    cls = _WATCHED.get(family)
+    if cls is None:
+
+        def _settle(self: Any, winner: int, win: Any) -> None:
+            last = self.events[-1]
+            hora = last if last["type"] == "hora" else None
+            out = []
+            for s, st in enumerate(self.seats):
+                tiles = sorted(st.hand)
+                if hora is not None and s == winner and hora.get("self_drawn", True):  # Tianjin: always self-drawn
+                    tiles.remove(Tile.parse(hora["pai"]))
+                out.append({"tiles": [TILE_TEXT[t] for t in tiles], "melds": [str(x) for x in st.melds]})
+            self.held[self.hand_number] = out
+            family._settle(self, winner, win)
+
+        cls = _WATCHED[family] = type(f"Watched{family.__name__}", (family,), {"_settle": _settle})
+    m: Any = cls(rules, *args, **kwargs)
+    m.held = {}
+    return m
 
 
 def hands_of(rules: Rules, seed: int, bots: tuple[str, ...]) -> Iterator[tuple[Match, list[dict[str, Any]], Hands]]:
     """Play a match with bots (seat s by ``bots[s]``); after each hand: the match, the hand's events
     (start_kyoku … end_kyoku) and the engine's tiles at its settlement."""
-    m = Match(rules, seed)
-    seen = watch(m)
+    m = watched(rules, seed)
+    seen = m.held
     players = [make_bot(b) for b in bots]
     for p in players:
         set_rules = getattr(p, "set_rules", None)
@@ -295,11 +304,12 @@ def test_tianjin_payment_factors_multiply_to_each_amount(preset: str, options: d
 def test_tianjin_chan_and_a_win_between_the_sitting_dealer_and_a_puller() -> None:
     """R7 铲 and R8 written out: the dealer sat and South pulled once; the dealer pays 铲 1 × 坐庄 2 ×
     拉庄 2 = 4 to South, 2 to the others; a formula for each."""
-    from tests.scripted import run_out, scripted_match
+    from tests.scripted import run_out, start
 
     w = script_wall(0, {0: "1z", 1: "1z", 2: "1z", 3: "1z"}, avoid="1z")
-    m = scripted_match(Rules.preset("classic").replace(match_hands=1), w, sit=1, pulls=(1, 0, 0))
-    held = watch(m)
+    m = watched(Rules.preset("classic").replace(match_hands=1), 1, walls=[w])
+    start(m, sit=1, pulls=(1, 0, 0))
+    held = m.held
     for seat in range(4):
         m.apply(seat, "discard 1z")
     run_out(m)
@@ -433,9 +443,9 @@ class TianjinScript:
     def __call__(self, rules: Rules, seed: int, names: list[str]) -> Match:
         wall = script_wall(0, {1: "123m456m789m1p1p2s5z"}, draws={0: "9p", 4: "4s"}, indicator="7z",
                            avoid="9p4s1p2s")
-        m = Match(rules, seed=seed_for(rules, {0: 1}), names=names, walls=[wall])
+        m = watched(rules, seed=seed_for(rules, {0: 1}), names=names, walls=[wall])
         self.made.append(m)
-        self.held.append(watch(m))
+        self.held.append(m.held)
         return m
 
 
@@ -496,9 +506,9 @@ def test_tianjin_web_settlements_show_each_ended_hand_to_the_last(store: Any) ->
     held: list[dict[int, Hands]] = []
 
     def factory(rules: Rules, seed: int, names: list[str]) -> Match:
-        m = Match(rules, seed=seed, names=names)
+        m = watched(rules, seed=seed, names=names)
         made.append(m)
-        held.append(watch(m))
+        held.append(m.held)
         return m
 
     app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, match_factory=factory)
@@ -523,6 +533,7 @@ def test_beijing_web_preview_only_to_the_winner_and_hands_face_up(store: Any) ->
     """Two people (tests/test_beijing_web.py): Bob may win on Ann's 2m; only Bob's state previews it
     (the value 4, and the 16 he would be paid: 4 + 4 + 点炮 8), and the settlement shows it."""
     app, script = two_people_app(store)
+    script.match = watched
     with TestClient(app) as client:
         r = client.post("/api/rooms", json={"name": "Ann", "preset": "beijing", "match_hands": 1})
         room, ann_token = r.json()["room"], r.json()["token"]
@@ -531,7 +542,7 @@ def test_beijing_web_preview_only_to_the_winner_and_hands_face_up(store: Any) ->
                 seat_ws(client, room) as spec:
             client.post(f"/api/rooms/{room}/start", json={"token": ann_token})
             m = script.made[-1]
-            held = watch(m)
+            held = m.held
             seen_ann: list[Msg] = []
             answer(ann, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "claim", seen_ann)
             ann.send_json({"type": "action", "action": "chi 3m"})

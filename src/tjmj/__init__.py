@@ -20,6 +20,38 @@ if TYPE_CHECKING:
 
 __version__ = "0.1.0"
 
+# the engine's hot modules: ``python -m tjmj.build_compiled`` compiles them with mypyc (optional;
+# the pure-Python modules are the reference and give the same results)
+COMPILED_MODULES = (
+    "tiles",
+    "meld",
+    "wall",
+    "game",
+    "families.tianjin.game",
+    "families.beijing.game",
+    "families.mcr.game",
+    "score",
+    "families.beijing.score",
+    "families.mcr.score",
+    "families.mcr.shapes",
+    "bots.random_bot",
+    "simulate",
+)
+
+
+def compiled() -> list[str]:
+    """The modules of :data:`COMPILED_MODULES` that run compiled (``tjmj.game``, ...): those loaded
+    from an extension module, not a ``.py`` file (imports them).  Empty: pure Python."""
+    import importlib
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    out = []
+    for name in COMPILED_MODULES:
+        mod = importlib.import_module(f"{__name__}.{name}")
+        if (getattr(mod, "__file__", None) or "").endswith(tuple(EXTENSION_SUFFIXES)):
+            out.append(mod.__name__)
+    return out
+
 
 def __getattr__(name: str) -> Any:
     # the engine is imported on first use: the calculator's batch start-up does not pay for it
@@ -34,6 +66,7 @@ __all__ = [
     "Action",
     "Arrangement",
     "CLASSIC",
+    "COMPILED_MODULES",
     "ELEMENTS",
     "Element",
     "Flag",
@@ -49,6 +82,7 @@ __all__ = [
     "Tile",
     "TileError",
     "YIYOU",
+    "compiled",
     "format_tiles",
     "is_complete",
     "parse_melds",

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
+from ._mypyc import mypyc_attr
 from .meld import Meld, MeldType
 from .rules import CLASSIC, Rules
 from .tiles import TILE_TEXT, TILES, Tile, TileError
@@ -231,6 +232,7 @@ def visible_event(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return ev
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a test may subclass it (no instance patching)
 class Match:
     """A match of mahjong under ``rules``: hands, dealer rotation and rounds (R3–R9, B1–B7).
 
@@ -251,7 +253,9 @@ class Match:
         if cls is Match:  # the family's own class (python-chess: a variant's Board)
             from .families import match_type
 
-            cls = match_type((rules or CLASSIC).family)
+            sub = match_type((rules or CLASSIC).family)
+            # (mypyc compiles only super().__new__(cls) itself, cls unchanged: ask the family's class)
+            return sub.__new__(sub, rules, *args, **kwargs)
         return super().__new__(cls)
 
     def __init__(self, rules: Rules | None = None, seed: int = 0, *, names: list[str] | None = None,

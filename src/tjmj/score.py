@@ -58,8 +58,10 @@ def _tiles(x: TilesLike, what: str) -> list[Tile]:
         return out  # type: ignore[return-value]  # every item is a Tile: checked just above, in C
     if out and _INTS.issuperset(map(type, out)) and min(out) >= 0 and max(out) < 34:
         return list(map(TILES.__getitem__, out))  # plain kinds 0..33
-    # anything else, one by one: Tile() names what is wrong
-    return [t if type(t) is Tile else Tile(t) for t in out]
+    # anything else, one by one: Tile() names what is wrong (each an object: compiled, an int loop
+    # variable would turn True into 1)
+    items: list[object] = out  # type: ignore[assignment]
+    return [t if type(t) is Tile else Tile(t) for t in items]
 
 
 _ONLY_TILE = frozenset((Tile,))

@@ -33,6 +33,7 @@ from typing import IO, Any
 import orjson
 
 from .bots import Bot, make_bot
+from .families import match_type
 from .game import Match
 from .rules import CLASSIC, Rules
 from .wall import SEATS
@@ -384,7 +385,8 @@ def play_match(rules: Rules, seed: int, bots: Sequence[str]) -> Match:
     """Play one match to its end: player ``p`` (engine seating, R3) is played by ``bots[p]``."""
     players = [make_bot(name) for name in bots]
     try:
-        return play_with(Match(rules, seed, names=list(bots)), players, seed)
+        # the family's class itself: compiled by mypyc, Match(rules) would skip the subclass's __init__
+        return play_with(match_type(rules.family)(rules, seed, names=list(bots)), players, seed)
     finally:
         for b in players:  # outside bots: end their processes with the match
             close = getattr(b, "close", None)

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 
+from ._mypyc import mypyc_attr
+
 __all__ = [
     "Tile",
     "TileError",
@@ -54,6 +56,7 @@ class TileError(ValueError):
     """Bad tile text or an impossible tile set; the message names what is wrong."""
 
 
+@mypyc_attr(native_class=False)  # an int subclass: mypyc compiles only classes deriving from object
 class Tile(int):
     """One tile kind, 0..33 (``Tile.parse("5m") == 4``).
 
@@ -63,7 +66,7 @@ class Tile(int):
 
     __slots__ = ()
 
-    def __new__(cls, kind: int) -> Tile:
+    def __new__(cls, kind: object) -> Tile:  # object: compiled, an int parameter would turn True into 1
         if not isinstance(kind, int) or isinstance(kind, bool) or not 0 <= kind < NUM_KINDS:
             raise TileError(f"tile kind must be an int 0..33, got {kind!r}")
         return _TILES[kind]
@@ -126,6 +129,7 @@ _FLOWER_CHINESE = ("春", "夏", "秋", "冬", "梅", "兰", "竹", "菊")
 _FLOWER_ENGLISH = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
 
 
+@mypyc_attr(native_class=False)
 class Flower(Tile):
     """One of the eight flowers of MCR (M1), ``1f``–``8f`` = 春夏秋冬梅兰竹菊, valued 34..41.
 

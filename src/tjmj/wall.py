@@ -67,6 +67,27 @@ class Dice:
         return cls(tuple(d["first"]), d["second_roller"], tuple(d["second"]), tuple(ind) if ind else None)  # type: ignore[arg-type]
 
 
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng._randbelow(n)`` of :class:`random.Random` (n > 0): the draws of ``rng.choice`` and
+    ``rng.shuffle``, spelled out so that a compiled build runs them natively; the same numbers."""
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def shuffle(rng: random.Random, x: list[Tile]) -> None:
+    """``rng.shuffle(x)``, the same permutation (Fisher-Yates with :func:`randbelow`)."""
+    if type(rng) is not random.Random:  # a subclass may draw otherwise: ask it
+        rng.shuffle(x)
+        return
+    for i in range(len(x) - 1, 0, -1):
+        j = randbelow(rng, i + 1)
+        x[i], x[j] = x[j], x[i]
+
+
 def _roll(rng: random.Random) -> tuple[int, int]:
     return (rng.randint(1, 6), rng.randint(1, 6))
 
@@ -101,7 +122,7 @@ class Wall:
         full = [TILES[k] for k in range(34) for _ in range(4)] + (list(FLOWERS) if flowers else [])
         if tiles is None:
             ring = full
-            rng.shuffle(ring)
+            shuffle(rng, ring)
         else:
             if sorted(tiles) != full:
                 raise ValueError("a scripted wall must hold each of the 34 kinds four times"

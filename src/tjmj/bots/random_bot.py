@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from ..game import Action
+from ..wall import randbelow
 
 __all__ = ["RandomBot", "GreedyRandomBot"]
 
@@ -35,6 +36,8 @@ class RandomBot:
                 if t == "win" or t == "hungang":  # 混杠 (Beijing B2) is a win too
                     return a
         # rng.choice draws one random number per call: the sequence stays reproducible per seed
+        if type(rng) is random.Random and legal:
+            return legal[randbelow(rng, len(legal))]  # rng.choice(legal), the same draw
         return rng.choice(legal)
 
     def __repr__(self) -> str:

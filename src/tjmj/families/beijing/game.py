@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ..._mypyc import mypyc_attr
 from ...game import _DISCARD, PASS, WIN, Action, ClaimWindow, Match, Payment, Seat
 from ...meld import MeldType
 from ...tiles import TILE_TEXT, TILES, Tile, successor
@@ -34,6 +35,7 @@ class BeijingSeat(Seat):
         self.hunyou = False  # 混儿悠 declared: the next draw wins (B3)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a test may subclass it (no instance patching)
 class BeijingMatch(Match):
     """A match of Beijing mahjong: hands, the dealer keeping the deal, 上楼 (B1–B7)."""
 
@@ -123,7 +125,7 @@ class BeijingMatch(Match):
         st = self.seats[seat]
         out: list[Action] = []
         counts = st.counts
-        kinds = sorted(set(st.hand))
+        kinds = [TILES[k] for k in range(34) if counts[k]]  # sorted(set(st.hand))
         if not self.after_claim:
             if self.wild is not None and counts[self.wild] == 4:
                 out.append(HUNGANG)  # 混杠 (B2)
@@ -275,16 +277,16 @@ class BeijingMatch(Match):
                 continue
             counts = st.counts
             counts[tile] += 1
-            try:
-                if not self.scorer.is_complete(counts, len(st.melds)):
-                    continue
-                ctx = self._context(s, self_drawn=False, rob=True)
-                if kind is MeldType.CONCEALED_KONG:
-                    res = self.scorer.score(counts, tile, st.melds, ctx)
-                    ok = res.win and bool({"LONG", "BENHUNLONG"} & set(res.codes))
-                else:
-                    ev = self.scorer.evaluate(counts, tile, st.melds, ctx)
-                    ok = ev is not None and ev[0]
+            ok = False
+            try:  # (no continue inside try/finally: mypyc does not compile it)
+                if self.scorer.is_complete(counts, len(st.melds)):
+                    ctx = self._context(s, self_drawn=False, rob=True)
+                    if kind is MeldType.CONCEALED_KONG:
+                        res = self.scorer.score(counts, tile, st.melds, ctx)
+                        ok = res.win and bool({"LONG", "BENHUNLONG"} & set(res.codes))
+                    else:
+                        ev = self.scorer.evaluate(counts, tile, st.melds, ctx)
+                        ok = ev is not None and ev[0]
             finally:
                 counts[tile] -= 1
             if ok:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ..._mypyc import mypyc_attr
 from ...game import _DISCARD, PASS, WIN, Action, Match, Payment, Seat
 from ...meld import MeldType
 from ...tiles import FLOWER_TEXT, NUM_KINDS, TILE_TEXT, TILES, Flower, Tile
@@ -46,6 +47,7 @@ class McrSeat(Seat):
         return [FLOWER_TEXT[f - NUM_KINDS] for f in self.flower_tiles]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a test may subclass it (no instance patching)
 class McrMatch(Match):
     """A match of Chinese Official mahjong: 16 hands, the dealer passing after every hand (M1–M4)."""
 
@@ -174,7 +176,7 @@ class McrMatch(Match):
     def _turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
         counts = st.counts
-        kinds = sorted(set(st.hand))
+        kinds = [TILES[k] for k in range(34) if counts[k]]  # sorted(set(st.hand))
         out: list[Action] = []
         if not self.after_claim:  # a chi or pon is followed by a discard only
             if self.wall.can_replace():

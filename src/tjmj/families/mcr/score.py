@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import Any
+from typing import Any, cast
 
+from ..._mypyc import mypyc_attr
 from ...tiles import TILE_TEXT, TILES, Tile
 from . import shapes as S
 from .fans import EXCLUDES, FAN_BY_CODE, FANS, RANK, VALUES
@@ -50,6 +51,7 @@ class InvalidMcrHand(ValueError):
     message names what is wrong."""
 
 
+@mypyc_attr(native_class=False)  # its instance __dict__ caches what is derived from it
 @dataclass(frozen=True)
 class McrMeld:
     """A fixed (declared) meld: ``chi`` (``tile`` its lowest tile, ``claimed`` the tile taken),
@@ -63,6 +65,7 @@ class McrMeld:
     offer: int = 0
 
 
+@mypyc_attr(native_class=False)  # its instance __dict__ caches what is derived from it
 @dataclass(frozen=True)
 class McrSituation:
     """How the hand won.  ``fourth_tile``: 和绝张 (the other three of the kind are face up);
@@ -107,6 +110,7 @@ class McrGroup:
         return {"kind": self.kind, "tiles": [TILE_TEXT[t] for t in self.tiles], "concealed": self.concealed}
 
 
+@mypyc_attr(native_class=False)  # its instance __dict__ caches what is derived from it
 @dataclass(frozen=True, init=False)
 class McrResult:
     """The best scoring of a hand.  ``fan`` is the total without flowers (the 8-fan minimum is
@@ -518,8 +522,10 @@ class _Hand:
     unique_wait: bool | None
 
 
-def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld],
-             situation: McrSituation) -> _Hand:
+def _prepare(concealed: Sequence[Tile], win_tile: object, melds: Sequence[McrMeld],
+             situation: object) -> _Hand:
+    # win_tile and situation are checked here, declared object: compiled (mypyc), a declared Tile or
+    # McrSituation would be a TypeError before any check
     if melds.__class__ is not tuple and melds.__class__ is not list:
         melds = tuple(melds)
     n_melds = len(melds)
@@ -532,7 +538,7 @@ def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld]
     if n != 13 - 3 * n_melds:
         raise InvalidMcrHand(f"with {n_melds} meld(s) the hand holds {13 - 3 * n_melds} concealed tiles "
                              f"before the winning tile, got {n}")
-    win = win_tile if win_tile.__class__ is Tile else _kind(win_tile, "the winning tile")
+    win = win_tile if type(win_tile) is Tile else _kind(win_tile, "the winning tile")
     standing = bytearray(34)
     kb = _KIND_BITS_CHECKED
     mask = kb[win]
@@ -542,9 +548,10 @@ def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld]
             mask |= kb[t]
         if mask >= _NOT_A_KIND:  # a negative tile counted at the end of ``standing``
             raise IndexError
-    except (IndexError, TypeError):
-        for t in concealed:
-            _kind(t, "a concealed tile")
+    except (IndexError, TypeError):  # (compiled: a plain int is a TypeError, no Tile)
+        items: Sequence[object] = concealed  # each checked as an object: compiled, a Tile loop would raise TypeError
+        for x in items:
+            _kind(x, "a concealed tile")
         raise
     full = standing.copy()
     full[win] += 1
@@ -595,6 +602,8 @@ def _prepare(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld]
     if eb.translate(None, _AT_MOST_4):  # a count other than 0..4
         k = next(k for k in range(34) if every[k] > 4)
         raise InvalidMcrHand(f"{every[k]} copies of {TILE_TEXT[k]} (at most 4)")
+    if not isinstance(situation, McrSituation):
+        raise InvalidMcrHand(f"situation must be an McrSituation, got {situation!r}")
     info = situation.__dict__.get("_mcr") if situation.__class__ is McrSituation else None
     if info is None:
         info = _situation_info(situation)
@@ -744,7 +753,7 @@ def _unique_wait(h: _Hand) -> bool:
                         break
         if not h.fixed and len(waits) == 1:
             sc = h.standing
-            if sc.count(0) >= 27 and sum(n >> 1 for n in sc) == 6:
+            if sc.count(0) >= 27 and sum(sc[k] >> 1 for k in range(34)) == 6:
                 for k in range(34):
                     if sc[k] & 1:
                         waits.add(k)
@@ -1197,13 +1206,13 @@ def _special_groups(shape: str, tiles: list[int]) -> tuple[McrGroup, ...]:
 # --- the calculator -----------------------------------------------------------------------------
 
 
-def score_mcr(concealed: Sequence[Tile], win_tile: Tile, melds: Sequence[McrMeld] = (),
-              situation: McrSituation = _DEFAULT_SITUATION, *, min_fan: int = 8) -> McrResult:
+def score_mcr(concealed: Sequence[Tile], win_tile: Tile | object, melds: Sequence[McrMeld] = (),
+              situation: McrSituation | object = _DEFAULT_SITUATION, *, min_fan: int = 8) -> McrResult:
     """Score a hand winning on ``win_tile``: ``concealed`` holds the 13 − 3·len(melds) concealed
     tiles before it (a concealed kong is one of ``melds``).  Raises :class:`InvalidMcrHand` (a
     ``ValueError``) for an impossible hand; a hand of no winning shape scores ``complete=False``."""
-    h = _prepare(concealed, win_tile, melds, situation)
-    flowers = situation.flowers
+    h = _prepare(concealed, win_tile, melds, situation)  # checks win_tile and situation (object: see there)
+    flowers = cast(McrSituation, situation).flowers
     best: dict[int, int] | None = None
     best_total = 0
     shape = ""

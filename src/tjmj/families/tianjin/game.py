@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ..._mypyc import mypyc_attr
 from ...game import _DISCARD, PASS, Action, Match, Payment, Seat
 from ...meld import MeldType
 from ...score import HandInput, Scorer, ScoreResult, score_input
-from ...tiles import TILE_TEXT, Tile, wild_kinds
+from ...tiles import TILE_TEXT, TILES, Tile, wild_kinds
 from ...wall import SEATS, Dice, Wall
 from .rules import TianjinRules
 
@@ -31,6 +32,7 @@ class TianjinSeat(Seat):
         self.xiaoxianggong = False  # discarded a wild: can no longer win (R2)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a test may subclass it (no instance patching)
 class TianjinMatch(Match):
     """A match of Tianjin mahjong: hands, 坐庄/拉庄, dealer rotation, rounds and pots (R3–R9)."""
 
@@ -148,7 +150,7 @@ class TianjinMatch(Match):
         st = self.seats[seat]
         out: list[Action] = []
         counts = st.counts
-        kinds = sorted(set(st.hand))
+        kinds = [TILES[k] for k in range(34) if counts[k]]  # sorted(set(st.hand))
         if not self.after_claim and self.wall.can_replace():
             for k in kinds:
                 if counts[k] == 4:

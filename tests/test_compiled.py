@@ -1,0 +1,89 @@
+"""The compiled form of the engine (python -m tjmj.build_compiled, mypyc) plays exactly as the pure one.
+
+(a) The records of 30 bot matches (seeds 0..9 of classic, beijing and mcr, one seat for each of
+``random``, ``greedy``, ``baseline``, ``strong``) hash to a constant computed on the pure-Python form
+(run under either form: ./test runs this file against the compiled copy too).  (b) With
+``TJMJ_COMPILED_DIR`` set (the ``src`` directory of ``python -m tjmj.build_compiled --out DIR``,
+i.e. DIR/src; ./test sets it when a C compiler is present), a subprocess on that copy lists every
+module of :data:`tjmj.COMPILED_MODULES` as compiled and gives the same hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+import tjmj
+from tjmj.rules import Rules
+from tjmj.simulate import play_match
+
+# sha256 of the orjson lines of the 30 matches' events, computed on the pure-Python engine
+RECORDS_SHA256 = "a0f9a398ed313a76a5262a7b2ad11cf11ff9c44e9a3fb0542a29e080b339a595"
+PRESETS = ("classic", "beijing", "mcr")
+BOTS = ("random", "greedy", "baseline", "strong")
+
+
+def records_sha256(seeds: range = range(10)) -> str:
+    d = hashlib.sha256()
+    for preset in PRESETS:
+        rules = Rules.preset(preset)
+        for seed in seeds:
+            for ev in play_match(rules, seed, BOTS).events:
+                d.update(orjson.dumps(ev) + b"\n")
+    return d.hexdigest()
+
+
+def test_the_records_are_the_pure_forms() -> None:
+    assert records_sha256() == RECORDS_SHA256, f"this form ({tjmj.compiled() or 'pure Python'}) plays otherwise"
+
+
+def test_compiled_names_only_compiled_modules() -> None:
+    names = tjmj.compiled()
+    assert set(names) <= {f"tjmj.{m}" for m in tjmj.COMPILED_MODULES}
+    for name in names:
+        assert not sys.modules[name].__file__.endswith(".py")  # type: ignore[union-attr]
+
+
+_CHILD = """
+import json, tjmj
+from tests.test_compiled import records_sha256
+print(json.dumps({"file": tjmj.__file__, "compiled": tjmj.compiled(), "sha256": records_sha256()}))
+"""
+
+
+@pytest.mark.skipif(not os.environ.get("TJMJ_COMPILED_DIR"),
+                    reason="TJMJ_COMPILED_DIR not set (./test sets it to a build of python -m tjmj.build_compiled --out)")
+def test_the_compiled_copy_is_compiled_and_plays_the_same() -> None:
+    where = Path(os.environ["TJMJ_COMPILED_DIR"]).resolve()
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(where), str(root)]))
+    out = subprocess.run([sys.executable, "-c", _CHILD], env=env, cwd=root, capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert Path(got["file"]).resolve().is_relative_to(where), got["file"]
+    assert got["compiled"] == [f"tjmj.{m}" for m in tjmj.COMPILED_MODULES]
+    assert got["sha256"] == RECORDS_SHA256
+
+
+def test_clean_removes_the_built_files_only(tmp_path: Path) -> None:
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from tjmj.build_compiled import clean
+
+    suffix = EXTENSION_SUFFIXES[0]
+    built = [tmp_path / "tjmj" / f"game{suffix}", tmp_path / "tjmj" / "families" / "mcr" / f"score{suffix}",
+             tmp_path / f"tjmj__mypyc{suffix}"]
+    kept = [tmp_path / "tjmj" / "game.py", tmp_path / f"other{suffix}"]
+    for p in built + kept:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"")
+    assert sorted(clean(tmp_path)) == sorted(built)
+    assert [p.exists() for p in built + kept] == [False] * len(built) + [True] * len(kept)
