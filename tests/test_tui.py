@@ -374,6 +374,10 @@ def test_connect_to_a_started_room_is_one_error_line(server: str) -> None:
     (["--bots", "nosuch"], "unknown bot 'nosuch'"),
     (["--bots", "baseline,strong"], "three separated by commas"),
     (["--connect", f"http://127.0.0.1:{free_port()}"], "cannot reach"),
+    (["--set", "nosuch=1"], "unknown rule option 'nosuch'"),
+    (["--set", "min_fan"], "expected option=value"),
+    (["--rules", "mcr", "--set", "min_fan=x"], "min_fan"),
+    (["--connect", "http://127.0.0.1:9/", "--set", "min_fan=1"], "--set is for local play"),
     (["--connect", "ftp://example.org/x"], "http://HOST:PORT"),
     (["--record", "/nonexistent-dir/x.jsonl"], "--record"),
 ])
@@ -383,6 +387,20 @@ def test_cli_errors_are_one_line(args: list[str], words: str) -> None:
     lines = out.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], out.output
     assert "Traceback" not in out.output
+
+
+def test_set_overrides_a_rule_of_the_local_match(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    seen: dict[str, Any] = {}
+
+    def run(app: TableApp) -> dict[str, Any]:  # the screen is not opened: the rules it would play are
+        seen["rules"] = app.source.rules  # type: ignore[attr-defined]
+        return {"record": str(tmp_path / "r.jsonl"), "error": None}
+
+    monkeypatch.setattr(TableApp, "run", run)
+    out = CliRunner().invoke(main, ["play", "--rules", "mcr", "--set", "min_fan=1", "--hands", "2",
+                                    "--record", str(tmp_path / "r.jsonl")])
+    assert out.exit_code == 0, out.output
+    assert seen["rules"].min_fan == 1 and seen["rules"].match_hands == 2 and seen["rules"].family == "mcr"
 
 
 def test_play_is_listed_with_its_options() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-from .cli_common import CliError, check_output_file, check_outside_bots
+from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .rules import PRESETS, Rules, RulesError
 
 __all__ = ["play", "default_record_path", "parse_bots"]
@@ -68,6 +68,8 @@ def parse_bots(text: str) -> tuple[str, str, str]:
               help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), mcr.")
 @click.option("--bots", default="baseline", show_default=True, metavar="KIND[,KIND,KIND]",
               help="The bots of the three other seats: random, greedy, baseline, strong (or cmd:COMMAND).")
+@click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
+              help="Override one rule option (repeatable; `tjmj rules --rules PRESET` lists them): min_fan=1.")
 @click.option("--seed", type=int, default=None, help="The match seed (default: a random one); it deals every hand.")
 @click.option("--hands", type=click.IntRange(1, 64), default=None,
               help="Play this many hands (default: the preset's match length).")
@@ -81,8 +83,8 @@ def parse_bots(text: str) -> tuple[str, str, str]:
 @click.option("--connect", metavar="URL",
               help="Play a seat at a running `tjmj serve`: http://HOST:PORT/table/ROOM joins that room, "
                    "http://HOST:PORT starts a quick room against three bots.")
-def play(preset: str, bots: str, seed: int | None, hands: int | None, name: str, ascii_: bool,
-         record: str | None, bot_delay: float, connect: str | None) -> None:
+def play(preset: str, bots: str, sets: tuple[str, ...], seed: int | None, hands: int | None, name: str,
+         ascii_: bool, record: str | None, bot_delay: float, connect: str | None) -> None:
     """Play mahjong in the terminal: Tianjin (天津), Beijing (北京) or MCR (国标) against three bots.
 
     Keys: ← → choose a tile, Enter discards it; w win, p pon, k kong, c chi, h 混儿悠, g 混杠,
@@ -93,19 +95,27 @@ def play(preset: str, bots: str, seed: int | None, hands: int | None, name: str,
     name = name.strip()[:20] or "You"
     check_output_file(record, "--record")
     if connect is not None:
+        if sets:  # the room's rules are the server's: a preset and the lobby's choices
+            raise CliError("--set: a room at a server plays its preset's rules; --set is for local play")
         result = _play_remote(connect, name, preset, hands, bots, record, ascii_)
     else:
-        result = _play_local(preset, bots, seed, hands, name, record, bot_delay, ascii_)
+        result = _play_local(preset, bots, sets, seed, hands, name, record, bot_delay, ascii_)
     _report(result)
 
 
-def _play_local(preset: str, bots: str, seed: int | None, hands: int | None, name: str, record: str | None,
-                bot_delay: float, ascii_: bool) -> dict[str, Any]:
+def _play_local(preset: str, bots: str, sets: tuple[str, ...], seed: int | None, hands: int | None, name: str,
+                record: str | None, bot_delay: float, ascii_: bool) -> dict[str, Any]:
     kinds = parse_bots(bots)
     try:
-        rules = Rules.preset(preset, **({"match_hands": hands} if hands is not None else {}))
+        overrides = parse_overrides(sets)
+    except ValueError as e:
+        raise CliError(f"--set {e}") from None
+    if hands is not None:
+        overrides["match_hands"] = hands
+    try:
+        rules = Rules.preset(preset, **overrides)
     except RulesError as e:
-        raise CliError(f"--hands: {e}") from None
+        raise CliError(f"--set: {e}" if sets else f"--hands: {e}") from None
     from .record import RecordError
     from .tui.app import TableApp
     from .tui.source import LocalTable
