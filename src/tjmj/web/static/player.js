@@ -14,8 +14,10 @@ function pct(x) {
   return x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`;
 }
 
+// a number as people read it: "−3.92" with a real minus sign, as the total score has
 function num(x) {
-  return x === null || x === undefined ? "—" : String(x);
+  if (x === null || x === undefined) return "—";
+  return typeof x === "number" && x < 0 ? `\u2212${-x}` : String(x);
 }
 
 function svg(tag, attrs = {}, ...children) {
@@ -38,7 +40,7 @@ function plot(timeline) {
     "data-testid": "score-plot" }, svg("title", {}, label));
   root.append(svg("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), class: "zero" }));
   for (const v of new Set([lo, 0, hi])) {
-    root.append(svg("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, String(v)));
+    root.append(svg("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, num(v)));
   }
   root.append(svg("text", { x: L, y: H - 6, class: "axis" }, "1"));
   if (timeline.length > 1) {
