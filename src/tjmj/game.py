@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from ._mypyc import mypyc_attr
 from .meld import Meld, MeldType
@@ -80,7 +80,7 @@ class ActionType(StrEnum):
 ACTION_TYPES = tuple(t.value for t in ActionType)
 # Actions and the match hold the enums' plain str values: they are compared at every decision, and a
 # plain str compares and formats faster than a StrEnum member (equal to it all the same)
-_COUNTED = ("sit", "pull")
+_COUNTED: Final = ("sit", "pull")
 
 
 class Action(NamedTuple):
@@ -129,12 +129,24 @@ class Action(NamedTuple):
         return d
 
 
-_DISCARD = tuple(Action("discard", TILES[k]) for k in range(34))  # reused: listed at every turn
-PASS = Action("pass")
-WIN = Action("win")
+def _per_kind(kind: str) -> tuple[Action, ...]:
+    return tuple(Action(kind, TILES[k]) for k in range(34))
+
+
+# every action on a tile made once, and reused: the engine lists them at every decision (a named
+# tuple built in Python costs more than the rest of listing them)
+_DISCARD: Final = _per_kind("discard")
+_ANKONG: Final = _per_kind("ankong")
+_ADDED_KONG: Final = _per_kind("added_kong")
+_PON: Final = _per_kind("pon")
+_KONG: Final = _per_kind("kong")
+_CHI: Final = _per_kind("chi")  # by the lowest tile of the sequence
+_HUNYOU: Final = _per_kind("hunyou")
+PASS: Final = Action("pass")
+WIN: Final = Action("win")
 # claim priority (B3): a win beats a pon or kong, which beats a chi
-_PRIORITY = {"win": 3, "pon": 2, "kong": 2, "chi": 1, "pass": 0}
-_AT_TABLE = ("turn", "claim", "rob")  # the phases of a hand in play (not the pre-hand choices, not over)
+_PRIORITY: Final = {"win": 3, "pon": 2, "kong": 2, "chi": 1, "pass": 0}
+_AT_TABLE: Final = ("turn", "claim", "rob")  # the phases of a hand in play (not the pre-hand choices, not over)
 
 
 @dataclass(frozen=True)
@@ -154,11 +166,12 @@ class Payment:
 class Seat:
     """One player's tiles in a hand (families add their own slots in a subclass)."""
 
-    __slots__ = ("hand", "counts", "melds", "discards", "claimed", "kongs", "drew")
+    __slots__ = ("hand", "counts", "fours", "melds", "discards", "claimed", "kongs", "drew")
 
     def __init__(self) -> None:
         self.hand: list[Tile] = []  # concealed tiles, the drawn one included
         self.counts = [0] * 34  # the same per kind, kept in step by add/remove
+        self.fours = 0  # kinds held four times (a concealed kong is possible), kept in step likewise
         self.melds: list[Meld] = []
         self.discards: list[Tile] = []
         self.claimed: list[int] = []  # indices of discards another seat claimed (they stay in the pond)
@@ -167,12 +180,18 @@ class Seat:
 
     def add(self, t: Tile) -> None:
         self.hand.append(t)
-        self.counts[t] += 1
+        c = self.counts[t] + 1
+        self.counts[t] = c
+        if c == 4:
+            self.fours += 1
 
     def remove(self, t: Tile, n: int = 1) -> None:
         for _ in range(n):
             self.hand.remove(t)
-        self.counts[t] -= n
+        c = self.counts[t]
+        if c == 4:
+            self.fours -= 1
+        self.counts[t] = c - n
 
 
 @dataclass
@@ -244,10 +263,6 @@ class Match:
     family: ClassVar[str] = ""
     seat_type: ClassVar[type[Seat]] = Seat
     seat_flags: ClassVar[tuple[str, ...]] = ()  # the family's Seat attributes every seat shows (小相公 …)
-    _DO: ClassVar[dict[str, str]] = {  # the explicit dispatch of apply: phase -> method
-        Phase.SIT.value: "_do_sit", Phase.PULL.value: "_do_pull", Phase.TURN.value: "_do_turn",
-        Phase.CLAIM.value: "_do_window", Phase.ROB.value: "_do_window",
-    }
 
     def __new__(cls, rules: Rules | None = None, *args: Any, **kwargs: Any) -> Match:
         if cls is Match:  # the family's own class (python-chess: a variant's Board)
@@ -391,9 +406,13 @@ class Match:
         cached = self._legal
         if cached is not None and cached[0] == self._version:
             return list(cached[1])
+        return list(self._legal_now(seat))
+
+    def _legal_now(self, seat: int) -> list[Action]:
+        """The legal actions of the seat to act, computed and cached for this version (not a copy)."""
         acts = self._compute_legal(seat)
         self._legal = (self._version, acts)
-        return list(acts)
+        return acts
 
     def _compute_legal(self, seat: int) -> list[Action]:
         phase = self.phase
@@ -416,13 +435,29 @@ class Match:
             raise IllegalAction("the match is over")
         if seat != self.actor:
             raise IllegalAction(f"it is seat {self.actor}'s decision, not seat {seat}'s ({self.phase})")
-        legal = self.legal_actions(seat)
-        if action not in legal:
-            raise IllegalAction(f"{action} is not legal for seat {seat} now; legal: {', '.join(map(str, legal))}")
-        start = len(self.events)
+        # the cached list itself, not a copy: it is only read here
+        cached = self._legal
+        legal = cached[1] if cached is not None and cached[0] == self._version else self._legal_now(seat)
+        for a in legal:  # the bots hand back one of these very objects: found by identity
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(
+                    f"{action} is not legal for seat {seat} now; legal: {', '.join(map(str, legal))}")
+        events = self.events
+        start = len(events)
         self._version += 1
-        getattr(self, self._DO[self.phase])(seat, action)
-        return self.events[start:]
+        phase = self.phase
+        if phase == "turn":  # the explicit dispatch, most frequent first
+            self._do_turn(seat, action)
+        elif phase == "claim" or phase == "rob":
+            self._do_window(seat, action)
+        elif phase == "sit":
+            self._do_sit(seat, action)
+        else:
+            self._do_pull(seat, action)
+        return events[start:]
 
     def _do_sit(self, seat: int, a: Action) -> None:
         raise NotImplementedError
@@ -527,15 +562,17 @@ class Match:
         self.pending = None
         self.window = None
         self.after_claim = False
-        self.log("tsumo", actor=seat, pai=TILE_TEXT[t], replacement=replacement)
+        # the event dict built at once (log's keywords would build it twice): a draw is every turn
+        self.events.append({"type": "tsumo", "actor": seat, "pai": TILE_TEXT[t], "replacement": replacement})
         self.phase, self.actor = "turn", seat
 
     def _discard(self, seat: int, tile: Tile, hunyou: bool = False) -> None:
         st = self.seats[seat]
         st.remove(tile)
         st.discards.append(tile)
-        ev = self.log("dahai", actor=seat, pai=TILE_TEXT[tile], tsumogiri=tile == self.last_draw,
-                      wild=tile in self.wilds)
+        ev = {"type": "dahai", "actor": seat, "pai": TILE_TEXT[tile], "tsumogiri": tile == self.last_draw,
+              "wild": tile in self.wilds}
+        self.events.append(ev)
         if hunyou:
             ev["hunyou"] = True  # 混儿悠 declared with this discard (B3)
         self.last_draw = None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import Final
 
 from ._mypyc import mypyc_attr
 
@@ -42,7 +43,7 @@ __all__ = [
     "SUITS",
 ]
 
-NUM_KINDS = 34
+NUM_KINDS: Final = 34
 NUM_FLOWERS = 8  # MCR M1: 1f–8f, kinds 34..41 (outside the 34 kinds of every count array)
 SUITS = "mpsz"
 _SUIT_CHINESE = ("万", "饼", "条")
@@ -122,8 +123,8 @@ class Tile(int):
 
 
 _TILES: list[Tile] = [int.__new__(Tile, k) for k in range(NUM_KINDS)]
-TILES: tuple[Tile, ...] = tuple(_TILES)  # TILES[k] is Tile(k) without the argument check
-TILE_TEXT: tuple[str, ...] = tuple(f"{k % 9 + 1}{SUITS[k // 9]}" for k in range(NUM_KINDS))
+TILES: Final[tuple[Tile, ...]] = tuple(_TILES)  # TILES[k] is Tile(k) without the argument check
+TILE_TEXT: Final[tuple[str, ...]] = tuple(f"{k % 9 + 1}{SUITS[k // 9]}" for k in range(NUM_KINDS))
 
 _FLOWER_CHINESE = ("春", "夏", "秋", "冬", "梅", "兰", "竹", "菊")
 _FLOWER_ENGLISH = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")

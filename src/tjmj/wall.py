@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .tiles import FLOWERS, TILES, Tile
 
 __all__ = ["Wall", "Dice", "STACKS", "SEATS"]
 
-SEATS = 4
+SEATS: Final = 4
 STACKS = 68
 STACKS_PER_WALL = 17
 

@@ -12,7 +12,22 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..._mypyc import mypyc_attr
-from ...game import _DISCARD, PASS, WIN, Action, ClaimWindow, Match, Payment, Seat
+from ...game import (
+    _ADDED_KONG,
+    _ANKONG,
+    _CHI,
+    _DISCARD,
+    _HUNYOU,
+    _KONG,
+    _PON,
+    PASS,
+    WIN,
+    Action,
+    ClaimWindow,
+    Match,
+    Payment,
+    Seat,
+)
 from ...meld import MeldType
 from ...tiles import TILE_TEXT, TILES, Tile, successor
 from ...wall import SEATS, Dice, Wall
@@ -129,13 +144,12 @@ class BeijingMatch(Match):
         if not self.after_claim:
             if self.wild is not None and counts[self.wild] == 4:
                 out.append(HUNGANG)  # 混杠 (B2)
-            if self.wall.can_replace():
-                for k in kinds:
-                    if counts[k] == 4:
-                        out.append(Action("ankong", k))
+            if (st.fours or st.melds) and self.wall.can_replace():
+                if st.fours:
+                    out += [_ANKONG[k] for k in kinds if counts[k] == 4]
                 for m in st.melds:
                     if m.type is MeldType.PON and counts[m.tile]:
-                        out.append(Action("added_kong", m.tile))
+                        out.append(_ADDED_KONG[m.tile])
             r = self._self_draw(seat)
             if r is not None and r[0]:
                 out.append(WIN)
@@ -162,7 +176,7 @@ class BeijingMatch(Match):
         for k in sorted(set(st.hand)):
             counts[k] -= 1
             if self.scorer.hunyou_ready(counts, len(st.melds)):
-                out.append(Action("hunyou", TILES[k]))
+                out.append(_HUNYOU[k])
             counts[k] += 1
         return out
 
@@ -234,16 +248,16 @@ class BeijingMatch(Match):
             may_claim = r.max_claims == 0 or st.claims < r.max_claims
             n = counts[tile]
             if n >= 2 and may_claim:
-                opts.append(Action("pon", tile))
+                opts.append(_PON[tile])
             if n >= 3 and self.wall.can_replace():
-                opts.append(Action("kong", tile))
+                opts.append(_KONG[tile])
             if s == nxt and may_claim and tile < 27:
                 num = tile % 9
                 for low in range(tile - 2, tile + 1):
                     if low < tile - num or low % 9 > 6:  # the sequence stays in the suit
                         continue
                     if all(counts[k] for k in range(low, low + 3) if k != tile):
-                        opts.append(Action("chi", TILES[low]))
+                        opts.append(_CHI[low])
             if opts:
                 opts.append(PASS)
                 out.append((s, opts))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..._mypyc import mypyc_attr
-from ...game import _DISCARD, PASS, WIN, Action, Match, Payment, Seat
+from ...game import _ADDED_KONG, _ANKONG, _CHI, _DISCARD, _KONG, _PON, PASS, WIN, Action, Match, Payment, Seat
 from ...meld import MeldType
 from ...tiles import FLOWER_TEXT, NUM_KINDS, TILE_TEXT, TILES, Flower, Tile
 from ...wall import SEATS, Dice, Wall
@@ -179,13 +179,13 @@ class McrMatch(Match):
         kinds = [TILES[k] for k in range(34) if counts[k]]  # sorted(set(st.hand))
         out: list[Action] = []
         if not self.after_claim:  # a chi or pon is followed by a discard only
-            if self.wall.can_replace():
-                out.extend(Action("ankong", k) for k in kinds if counts[k] == 4)
-                out.extend(Action("added_kong", m.tile) for m in st.melds
-                           if m.type is MeldType.PON and counts[m.tile])
+            if (st.fours or st.melds) and self.wall.can_replace():
+                if st.fours:
+                    out += [_ANKONG[k] for k in kinds if counts[k] == 4]
+                out += [_ADDED_KONG[m.tile] for m in st.melds if m.type is MeldType.PON and counts[m.tile]]
             if is_complete_mcr(counts, len(st.melds)) and self._self_drawn_win(seat)[0].win:
                 out.append(WIN)
-        out.extend(_DISCARD[k] for k in kinds)
+        out += [_DISCARD[k] for k in kinds]
         return out
 
     # ---- claims (M2) -----------------------------------------------------------------------
@@ -209,16 +209,16 @@ class McrMatch(Match):
             if not last:
                 n = counts[tile]
                 if n >= 2:
-                    opts.append(Action("pon", tile))
+                    opts.append(_PON[tile])
                 if n >= 3:
-                    opts.append(Action("kong", tile))
+                    opts.append(_KONG[tile])
                 if s == nxt and tile < 27:
                     num = tile % 9
                     for low in range(tile - 2, tile + 1):
                         if low < tile - num or low % 9 > 6:  # the sequence stays in the suit
                             continue
                         if all(counts[k] for k in range(low, low + 3) if k != tile):
-                            opts.append(Action("chi", TILES[low]))
+                            opts.append(_CHI[low])
             if opts:
                 opts.append(PASS)
                 out.append((s, opts))

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..._mypyc import mypyc_attr
-from ...game import _DISCARD, PASS, Action, Match, Payment, Seat
+from ...game import _ADDED_KONG, _ANKONG, _DISCARD, _KONG, _PON, PASS, WIN, Action, Match, Payment, Seat
 from ...meld import MeldType
 from ...score import HandInput, Scorer, ScoreResult, score_input
-from ...tiles import TILE_TEXT, TILES, Tile, wild_kinds
+from ...tiles import TILE_TEXT, Tile, wild_kinds
 from ...wall import SEATS, Dice, Wall
 from .rules import TianjinRules
 
@@ -148,21 +148,17 @@ class TianjinMatch(Match):
 
     def _turn_actions(self, seat: int) -> list[Action]:
         st = self.seats[seat]
-        out: list[Action] = []
         counts = st.counts
-        kinds = [TILES[k] for k in range(34) if counts[k]]  # sorted(set(st.hand))
-        if not self.after_claim and self.wall.can_replace():
-            for k in kinds:
-                if counts[k] == 4:
-                    out.append(Action("ankong", k))
-            for m in st.melds:
-                if m.type is MeldType.PON and counts[m.tile]:
-                    out.append(Action("added_kong", m.tile))
-        if not self.after_claim and not st.xiaoxianggong:
-            r = self._win_result(seat, counts)
-            if r is not None and r.win:
-                out.append(Action("win"))
-        out.extend([_DISCARD[k] for k in kinds])
+        out: list[Action] = []
+        if not self.after_claim:
+            if (st.fours or st.melds) and self.wall.can_replace():  # Seat keeps the count of fours
+                out += [_ANKONG[k] for k in range(34) if counts[k] == 4]
+                out += [_ADDED_KONG[m.tile] for m in st.melds if m.type is MeldType.PON and counts[m.tile]]
+            if not st.xiaoxianggong:
+                r = self._win_result(seat, counts)
+                if r is not None and r.win:
+                    out.append(WIN)
+        out += [_DISCARD[k] for k in range(34) if counts[k]]  # sorted(set(st.hand))
         return out
 
     def _ankan_fields(self, tile: Tile) -> dict[str, Any]:
@@ -192,9 +188,9 @@ class TianjinMatch(Match):
                 no_claim = self.rules.last_tiles_no_claim  # 0: no such limit (see docs/rules-notes.md)
                 if no_claim and self.wall.live_count <= no_claim:
                     return []
-                out = [Action("pon", tile)]
+                out = [_PON[tile]]
                 if n >= 3 and self.wall.can_replace():
-                    out.append(Action("kong", tile))
+                    out.append(_KONG[tile])
                 out.append(PASS)
                 return [(s, out)]
         return []
