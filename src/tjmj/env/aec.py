@@ -185,6 +185,7 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             self.infos[agent] = {"illegal": True}
             self._informed.append(agent)
         start = len(m.events)
+        hand = m.hand_number
         m.apply(seat, act)
         self.moves[seat] += 1
         cap = self.max_cycles
@@ -192,7 +193,8 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             while not m.is_over and self.moves[m.to_act] >= cap and min(self.moves) < cap:
                 s = m.to_act
                 m.apply(s, default_action(m, s, m.legal_actions(s)))
-        self._rewards_from(m.events, start)
+        if m.hand_number != hand or m.is_over:  # a hand ended: its end_kyoku is among the new events
+            self._rewards_from(m.events, start)
         if m.is_over:
             for a in self.agents:
                 self.terminations[a] = True

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import game as _game
 from ..game import Action, Match
 from ..meld import MeldType
 from ..tiles import NUM_KINDS, TILE_TEXT, TILES
@@ -42,11 +43,11 @@ MAX_PULL = 10  # the largest 拉庄 count any preset or option allows (Tianjin R
 
 
 def _all_actions() -> list[Action]:
-    out: list[Action] = []
-    for kind in ("discard", "ankong", "added_kong", "hunyou"):
-        out += [Action(kind, TILES[k]) for k in range(K)]
-    out += [Action("chi", TILES[suit * 9 + n]) for suit in range(3) for n in range(7)]
-    out += [Action("pon"), Action("kong"), Action("win"), Action("pass"), Action("hungang")]
+    # the engine's own action objects where it has them: a decoded action is then found in the
+    # legal list by identity
+    out: list[Action] = [*_game._DISCARD, *_game._ANKONG, *_game._ADDED_KONG, *_game._HUNYOU]
+    out += [_game._CHI[suit * 9 + n] for suit in range(3) for n in range(7)]
+    out += [Action("pon"), Action("kong"), _game.WIN, _game.PASS, Action("hungang")]
     out += [Action("sit", None, c) for c in (0, 1)]
     out += [Action("pull", None, c) for c in range(MAX_PULL + 1)]
     return out
@@ -282,6 +283,8 @@ class Encoder:
         self._hand = -1
         self._events = -1  # len(match.events) at the last pond update: nothing new, nothing to do
         self._zeros = array("f", bytes(4 * OBS_SIZE))
+        self._templates: list[array[float] | None] = [None, None, None, None]  # per seat, see encode
+        self._template_hand = -1
 
     def _sync_ponds(self) -> None:
         m = self.m
@@ -314,69 +317,36 @@ class Encoder:
     def encode(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` now (a new array)."""
         m = self.m
-        v = array("f", self._zeros)
         phase = m.phase
-        w = m.window
-        fam = self._family
         if phase in _AT_TABLE:
-            seats = m.seats
-            order = [seats[(seat + r) % SEATS] for r in range(SEATS)]  # itself first, then play order
-            st = order[0]
-            for t in st.hand:
-                v[t] += 1
-            if m.actor == seat and m.last_draw is not None and phase == "turn":
-                v[_DRAWN + m.last_draw] = 1
-            if m.pending is not None:
-                v[_CLAIMABLE + m.pending[1]] = 1
-            if w is not None:
-                v[_WFROM + (w.source - seat) % SEATS] = 1
-                v[_WKIND + (0 if w.kind == "discard" else 1)] = 1
-                if seat in w.order and seat not in w.answers:
-                    v[_ASKED] = 1
-            base = _MELDS
-            for r, sst in enumerate(order):
-                at = base
-                for meld in sst.melds[:MAX_MELDS]:
-                    v[at] = MELD_CODES[meld.type]
-                    v[at + 1] = meld.tile + 1
-                    at += 2
-                base += MAX_MELDS * 2
-                v[_HSIZE + r] = len(sst.hand)
-            self._sync_ponds()
-            a = seat * MAX_DISCARDS
-            b = a + SEATS * MAX_DISCARDS
-            v[_DISC:_CLAIMED] = self._disc[a:b]
-            v[_CLAIMED:_HSIZE] = self._claimed[a:b]
-            v[_WALL] = m._wall_left()
-            if fam == "mcr":
-                for r, sst in enumerate(order):
-                    for f in sst.flower_tiles:  # type: ignore[attr-defined]
-                        v[_FLOWERS + r * 8 + (f - K)] = 1
-            else:
-                for k in m.wilds:  # type: ignore[attr-defined]
-                    v[_WILDS + k] = 1
-                ind = m.indicator  # type: ignore[attr-defined]
-                if ind is not None:
-                    v[_IND + ind] = 1
-                if fam == "tianjin":
-                    for r, sst in enumerate(order):
-                        if sst.xiaoxianggong:  # type: ignore[attr-defined]
-                            v[_XXG + r] = 1
-                else:
-                    for r, sst in enumerate(order):
-                        v[_HUNYOU + r] = sst.hunyou  # type: ignore[attr-defined]
-                        v[_CLAIMS + r] = sst.claims  # type: ignore[attr-defined]
-                    v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
-                    v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
-                    v[_PASSED] = st.passed_win  # type: ignore[attr-defined]
+            # what stays the same through a hand's play (scores, dealer, wilds …) is written once
+            # per hand and seat into a template; each call copies it and adds the rest
+            if self._template_hand != m.hand_number:
+                self._templates = [None, None, None, None]
+                self._template_hand = m.hand_number
+            t = self._templates[seat]
+            if t is None:
+                t = self._templates[seat] = array("f", self._zeros)
+                self._fixed(t, seat, True)
+            v = array("f", t)
+            self._table(v, seat)
+        else:
+            v = array("f", self._zeros)
+            self._fixed(v, seat, False)
+        if not m.is_over and (m.window is None or seat == m.actor):  # another seat's window hides who is asked
+            v[_TO_ACT + (m.actor - seat) % SEATS] = 1
+        v[_PHASE_AT[phase]] = 1
+        return np.frombuffer(v, dtype=np.float32)
+
+    def _fixed(self, v: array[float], seat: int, at_table: bool) -> None:
+        """The fields that do not change while a hand is played."""
+        m = self.m
+        fam = self._family
         sc = m.scores
         for r in range(SEATS):
             v[_SCORES + r] = sc[(seat + r) % SEATS]
         v[_DEALER + (m.dealer - seat) % SEATS] = 1
-        if not m.is_over and (w is None or seat == m.actor):  # another seat's window hides who is asked
-            v[_TO_ACT + (m.actor - seat) % SEATS] = 1
         v[_SEAT + seat] = 1
-        v[_PHASE_AT[phase]] = 1
         v[_HANDNO] = m.hand_number
         v[_ROUND] = m.round
         if fam == "tianjin":
@@ -389,4 +359,60 @@ class Encoder:
         else:
             v[_SEAT_WIND + m.seat_wind(seat)] = 1  # type: ignore[attr-defined]
             v[_PREVALENT + m.prevalent_wind] = 1  # type: ignore[attr-defined]
-        return np.frombuffer(v, dtype=np.float32)
+        if at_table and fam != "mcr":
+            for k in m.wilds:
+                v[_WILDS + k] = 1
+            ind = m.indicator  # type: ignore[attr-defined]
+            if ind is not None:
+                v[_IND + ind] = 1
+
+    def _table(self, v: array[float], seat: int) -> None:
+        """The fields of a hand in play that change as it is played."""
+        m = self.m
+        phase = m.phase
+        w = m.window
+        fam = self._family
+        seats = m.seats
+        order = [seats[(seat + r) % SEATS] for r in range(SEATS)]  # itself first, then play order
+        st = order[0]
+        v[_HAND:_HAND + K] = array("f", st.counts)  # the concealed tiles per kind
+        if m.actor == seat and m.last_draw is not None and phase == "turn":
+            v[_DRAWN + m.last_draw] = 1
+        if m.pending is not None:
+            v[_CLAIMABLE + m.pending[1]] = 1
+        if w is not None:
+            v[_WFROM + (w.source - seat) % SEATS] = 1
+            v[_WKIND + (0 if w.kind == "discard" else 1)] = 1
+            if seat in w.order and seat not in w.answers:
+                v[_ASKED] = 1
+        base = _MELDS
+        for r, sst in enumerate(order):
+            if sst.melds:
+                at = base
+                for meld in sst.melds[:MAX_MELDS]:
+                    v[at] = MELD_CODES[meld.type]
+                    v[at + 1] = meld.tile + 1
+                    at += 2
+            base += MAX_MELDS * 2
+            v[_HSIZE + r] = len(sst.hand)
+        self._sync_ponds()
+        a = seat * MAX_DISCARDS
+        b = a + SEATS * MAX_DISCARDS
+        v[_DISC:_CLAIMED] = self._disc[a:b]
+        v[_CLAIMED:_HSIZE] = self._claimed[a:b]
+        v[_WALL] = m._wall_left()
+        if fam == "tianjin":
+            for r, sst in enumerate(order):
+                if sst.xiaoxianggong:  # type: ignore[attr-defined]
+                    v[_XXG + r] = 1
+        elif fam == "beijing":
+            for r, sst in enumerate(order):
+                v[_HUNYOU + r] = sst.hunyou  # type: ignore[attr-defined]
+                v[_CLAIMS + r] = sst.claims  # type: ignore[attr-defined]
+            v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
+            v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
+            v[_PASSED] = st.passed_win  # type: ignore[attr-defined]
+        else:
+            for r, sst in enumerate(order):
+                for f in sst.flower_tiles:  # type: ignore[attr-defined]
+                    v[_FLOWERS + r * 8 + (f - K)] = 1
