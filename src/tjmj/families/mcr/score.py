@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
+from operator import itemgetter
 from typing import Any, cast
 
 from ..._mypyc import mypyc_attr
@@ -362,6 +363,9 @@ _KNITTED: tuple[tuple[int, ...], ...] = tuple(
     for m, s, p in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
 _KNITTED_SETS = tuple(frozenset(s) for s in _KNITTED)
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_ORPHAN_COUNTS = itemgetter(*_ORPHANS)  # counts -> the tuple of the orphans' counts
+_KNITTED_COUNTS = tuple(itemgetter(*seq) for seq in _KNITTED)
+_ODD = (1).__and__  # a count's parity, mapped in C
 # 九莲宝灯's other fans by the winning tile's number (the MIL supplement's reading, PyMahjongGB's table)
 _NINE_GATES_EXTRA: tuple[_Fans, ...] = (
     ((PURE_STRAIGHT, 1), (TILE_HOG, 1)),
@@ -1279,20 +1283,22 @@ def is_complete_mcr(counts34: Sequence[int], n_melds: int) -> bool:
     them) with ``n_melds`` fixed melds form an MCR winning shape, fan not considered."""
     if sum(counts34) != 14 - 3 * n_melds:
         return False
-    if S.is_complete_counts(list(counts34)):
+    if S.is_complete_counts(counts34 if isinstance(counts34, (list, tuple)) else list(counts34)):
         return True
     if n_melds == 0:
-        if all(n % 2 == 0 for n in counts34):
+        if not any(map(_ODD, counts34)):  # seven pairs (a pair of pairs is four of a kind)
             return True
         if max(counts34) == 1:
             suited = [k for k in range(27) if counts34[k]]
             if 7 <= len(suited) <= 9 and any(s.issuperset(suited) for s in _KNITTED_SETS):
                 return True
-        elif all(counts34[k] for k in _ORPHANS) and sum(counts34[k] for k in _ORPHANS) == 14:
+        elif 0 not in _ORPHAN_COUNTS(counts34) and sum(_ORPHAN_COUNTS(counts34)) == 14:
             return True
-    if n_melds <= 1:
-        for seq in _KNITTED:
-            if all(counts34[t] for t in seq):
+    # a knitted straight holds each number 1..9 in some suit: most hands lack one, and the first
+    # numbers rule them out before the six straights are looked at
+    if n_melds <= 1 and all(counts34[n] or counts34[n + 9] or counts34[n + 18] for n in range(9)):
+        for seq, get in zip(_KNITTED, _KNITTED_COUNTS, strict=True):
+            if 0 not in get(counts34):
                 rest = list(counts34)
                 for t in seq:
                     rest[t] -= 1

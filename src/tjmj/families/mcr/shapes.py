@@ -432,16 +432,33 @@ def _join(a: Summary, b: Summary) -> Summary:
     return (a[0] + b[0], a[1] + b[1], a[2] if a[2] >= 0 else b[2], a[3] + b[3])
 
 
+def _suit_verdict(sc: tuple[int, ...], honors: bool) -> int:
+    """One suit's part of :func:`is_complete_counts`: 0 not pungs and chows (with at most one pair),
+    1 pungs and chows (or empty), 2 pungs and chows and a pair."""
+    t = sum(sc)
+    if t == 0:
+        return 1
+    if not suit_complete(sc, honors):
+        return 0
+    return 2 if t % 3 == 2 else 1
+
+
+# the verdicts by a suit's counts, number suits and honours apart: every discard asks up to three
+# seats whether it completes them (M2), and the same few thousand suit shapes keep coming back
+_VERDICTS: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
+
+
 def is_complete_counts(counts: list[int] | tuple[int, ...]) -> bool:
     """True when the counts are pungs and chows and one pair."""
     pairs = 0
-    for base, sc in zip(_BASES, _split(counts)):
-        t = sum(sc)
-        if t == 0:
-            continue
-        if not suit_complete(sc, base == 27):
+    for i, sc in enumerate(_split(counts)):
+        memo = _VERDICTS[1 if i == 3 else 0]
+        v = memo.get(sc)
+        if v is None:
+            v = memo[sc] = _suit_verdict(sc, i == 3)
+        if v == 0:
             return False
-        if t % 3 == 2:
+        if v == 2:
             pairs += 1
     return pairs == 1
 
