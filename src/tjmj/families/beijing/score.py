@@ -335,6 +335,8 @@ def _completeness_check(wild: int, masks: Sequence[int]) -> Callable[[Sequence[i
         if n_melds:
             return False
         # seven pairs: every kind with an odd count needs one wild (the wild kind's own count aside)
+        if not w:  # no wild: no odd count at all, and any() stops at the first one
+            return not any(map(_AND1, c))
         odd = sum(map(_AND1, c)) - (w & 1)
         return odd <= w
 
