@@ -13,6 +13,7 @@ order (its right, 下家), 2 = opposite (对家), 3 = the previous seat (上家)
 
 from __future__ import annotations
 
+import struct
 from array import array
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -262,6 +263,11 @@ _PHASE_AT = {p: _O["phase"] + i for i, p in enumerate(PHASES)}
  _SCORES, _DEALER, _TO_ACT, _SEAT, _SEAT_WIND, _PREVALENT, _PHASE, _WALL, _HANDNO, _ROUND, _SIT, _PULLS, _XXG,
  _UPSTAIRS, _RESERVE, _SHAO, _PASSED, _HUNYOU, _CLAIMS) = (_O[name] for name, _ in OBS_FIELDS)
 assert _HAND == 0  # the encoder counts a hand tile at its kind index
+# C-level packing of a run of fields (ints and bools become floats on the way): a Python-level
+# write per item costs more than the whole pack
+_PACK_HAND = struct.Struct(f"{K}f")
+_PACK_SEATS = struct.Struct(f"{SEATS}f")
+_CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))  # the events that mark the target's discard claimed
 
 
 class Encoder:
@@ -281,38 +287,55 @@ class Encoder:
         self._done = [0] * SEATS  # discards written per seat
         self._claimed_done = [0] * SEATS
         self._hand = -1
-        self._events = -1  # len(match.events) at the last pond update: nothing new, nothing to do
+        self._events = -1  # len(match.events) at the last pond update: the new events say what changed
         self._zeros = array("f", bytes(4 * OBS_SIZE))
         self._templates: list[array[float] | None] = [None, None, None, None]  # per seat, see encode
         self._template_hand = -1
 
     def _sync_ponds(self) -> None:
         m = self.m
-        n_events = len(m.events)
-        if n_events == self._events:
+        events = m.events
+        n_events = len(events)
+        start = self._events
+        if n_events == start:
             return
         self._events = n_events
-        if m.hand_number != self._hand:  # a new hand: empty ponds
+        if m.hand_number != self._hand or start < 0:  # a new hand: empty ponds, then every seat's
             self._disc = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
             self._claimed = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
             self._done = [0] * SEATS
             self._claimed_done = [0] * SEATS
             self._hand = m.hand_number
-        disc, claimed, done, claimed_done = self._disc, self._claimed, self._done, self._claimed_done
-        for s, st in enumerate(m.seats):
-            d = st.discards
-            n = done[s]
-            if len(d) > n:
-                for i in range(n, min(len(d), MAX_DISCARDS)):
-                    disc[s * MAX_DISCARDS + i] = disc[(s + SEATS) * MAX_DISCARDS + i] = d[i] + 1
-                done[s] = len(d)
-            c = st.claimed
-            n = claimed_done[s]
-            if len(c) > n:
-                for i in c[n:]:
-                    if i < MAX_DISCARDS:
-                        claimed[s * MAX_DISCARDS + i] = claimed[(s + SEATS) * MAX_DISCARDS + i] = 1
-                claimed_done[s] = len(c)
+            for s in range(SEATS):
+                self._pond(s)
+            return
+        # within a hand only a discard (dahai) or a claim of one (its target's pond) changes a pond:
+        # the new events say whose, so one seat is read rather than four
+        for k in range(start, n_events):
+            t = events[k]["type"]
+            if t == "dahai":
+                self._pond(events[k]["actor"])
+            elif t in _CLAIM_EVENTS:
+                self._pond(events[k]["target"])
+
+    def _pond(self, s: int) -> None:
+        """Bring seat ``s``'s discards and claimed flags up to date."""
+        st = self.m.seats[s]
+        d = st.discards
+        n = self._done[s]
+        if len(d) > n:
+            disc = self._disc
+            for i in range(n, min(len(d), MAX_DISCARDS)):
+                disc[s * MAX_DISCARDS + i] = disc[(s + SEATS) * MAX_DISCARDS + i] = d[i] + 1
+            self._done[s] = len(d)
+        c = st.claimed
+        n = self._claimed_done[s]
+        if len(c) > n:
+            claimed = self._claimed
+            for i in c[n:]:
+                if i < MAX_DISCARDS:
+                    claimed[s * MAX_DISCARDS + i] = claimed[(s + SEATS) * MAX_DISCARDS + i] = 1
+            self._claimed_done[s] = len(c)
 
     def encode(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` now (a new array)."""
@@ -373,9 +396,8 @@ class Encoder:
         w = m.window
         fam = self._family
         seats = m.seats
-        order = [seats[(seat + r) % SEATS] for r in range(SEATS)]  # itself first, then play order
-        st = order[0]
-        v[_HAND:_HAND + K] = array("f", st.counts)  # the concealed tiles per kind
+        st = seats[seat]
+        _PACK_HAND.pack_into(v, 0, *st.counts)  # the concealed tiles per kind (_HAND is 0)
         if m.actor == seat and m.last_draw is not None and phase == "turn":
             v[_DRAWN + m.last_draw] = 1
         if m.pending is not None:
@@ -385,16 +407,18 @@ class Encoder:
             v[_WKIND + (0 if w.kind == "discard" else 1)] = 1
             if seat in w.order and seat not in w.answers:
                 v[_ASKED] = 1
-        base = _MELDS
-        for r, sst in enumerate(order):
-            if sst.melds:
+        # the seats as this one sees them: itself, then play order
+        s1, s2, s3 = seats[(seat + 1) % SEATS], seats[(seat + 2) % SEATS], seats[(seat + 3) % SEATS]
+        _PACK_SEATS.pack_into(v, 4 * _HSIZE, len(st.hand), len(s1.hand), len(s2.hand), len(s3.hand))
+        if st.melds or s1.melds or s2.melds or s3.melds:
+            base = _MELDS
+            for sst in (st, s1, s2, s3):
                 at = base
                 for meld in sst.melds[:MAX_MELDS]:
                     v[at] = MELD_CODES[meld.type]
                     v[at + 1] = meld.tile + 1
                     at += 2
-            base += MAX_MELDS * 2
-            v[_HSIZE + r] = len(sst.hand)
+                base += MAX_MELDS * 2
         self._sync_ponds()
         a = seat * MAX_DISCARDS
         b = a + SEATS * MAX_DISCARDS
@@ -402,17 +426,15 @@ class Encoder:
         v[_CLAIMED:_HSIZE] = self._claimed[a:b]
         v[_WALL] = m._wall_left()
         if fam == "tianjin":
-            for r, sst in enumerate(order):
-                if sst.xiaoxianggong:  # type: ignore[attr-defined]
-                    v[_XXG + r] = 1
+            _PACK_SEATS.pack_into(v, 4 * _XXG, st.xiaoxianggong, s1.xiaoxianggong,  # type: ignore[attr-defined]
+                                  s2.xiaoxianggong, s3.xiaoxianggong)  # type: ignore[attr-defined]
         elif fam == "beijing":
-            for r, sst in enumerate(order):
-                v[_HUNYOU + r] = sst.hunyou  # type: ignore[attr-defined]
-                v[_CLAIMS + r] = sst.claims  # type: ignore[attr-defined]
+            _PACK_SEATS.pack_into(v, 4 * _HUNYOU, st.hunyou, s1.hunyou, s2.hunyou, s3.hunyou)  # type: ignore[attr-defined]
+            _PACK_SEATS.pack_into(v, 4 * _CLAIMS, st.claims, s1.claims, s2.claims, s3.claims)  # type: ignore[attr-defined]
             v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
             v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
             v[_PASSED] = st.passed_win  # type: ignore[attr-defined]
         else:
-            for r, sst in enumerate(order):
+            for r, sst in enumerate((st, s1, s2, s3)):
                 for f in sst.flower_tiles:  # type: ignore[attr-defined]
                     v[_FLOWERS + r * 8 + (f - K)] = 1
