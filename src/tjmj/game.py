@@ -23,7 +23,7 @@ gives the same outcome as asking everyone.  Robbing a kong is a window too.
 >>> m = Match(seed=1)
 >>> while not m.is_over and m.hand_number < 1:
 ...     seat = m.to_act
-...     m.apply(seat, m.legal_actions(seat)[0])
+...     _ = m.apply(seat, m.legal_actions(seat)[0])  # (apply returns the new events)
 >>> sum(m.scores)
 0
 """
@@ -193,6 +193,32 @@ class Seat:
             self.fours -= 1
         self.counts[t] = c - n
 
+    def set_hand(self, tiles: list[Tile]) -> None:
+        """Replace the concealed tiles (:meth:`Match.determinize`), ``counts`` and ``fours`` with them."""
+        self.hand = []
+        self.counts = [0] * 34
+        self.fours = 0
+        for t in tiles:
+            self.add(t)
+
+    def copy(self) -> Seat:
+        """An independent copy (:meth:`Match.clone`): the lists that change in play are copied."""
+        c = type(self).__new__(type(self))
+        self._copy_to(c)
+        return c
+
+    def _copy_to(self, c: Seat) -> None:
+        """Copy this seat's state into ``c``, a new seat of the same class; a family's seat with its
+        own slots overrides it (calling super) and copies them too."""
+        c.hand = list(self.hand)
+        c.counts = list(self.counts)
+        c.fours = self.fours
+        c.melds = list(self.melds)  # Meld is frozen: shared
+        c.discards = list(self.discards)
+        c.claimed = list(self.claimed)
+        c.kongs = list(self.kongs)
+        c.drew = self.drew
+
 
 @dataclass
 class ClaimWindow:
@@ -297,6 +323,7 @@ class Match:
         self._legal: tuple[int, list[Action]] | None = None
         # the last hand that ended: (its number, its seats, the index of its end_kyoku) for revealed_hands
         self._ended: tuple[int, list[Seat], int] | None = None
+        self.last_payments: list[Payment] = []  # the payments of the last hand that ended
         self.log("start_game", names=[self.names[p] for p in self.seating], seating=self.seating, seed=seed,
                  rules=self.rules.to_dict(), **self._start_game_fields())
         self._begin_hand()
@@ -378,6 +405,22 @@ class Match:
     def _win_preview(self, seat: int) -> dict[str, Any]:
         """What ``seat``'s win now would score (``win`` is legal for it): the family's figures."""
         return {}
+
+    def _claim_options(self, seat: int, tile: Tile) -> list[tuple[int, list[Action]]]:
+        """Who may claim ``seat``'s discard ``tile`` now and how, in play order (pass included): the
+        part of :meth:`_discarded` that only reads the table (:meth:`determinize` asks it again)."""
+        return []
+
+    def _copy_state(self, c: Match) -> None:
+        """Copy the family's own state into ``c`` (:meth:`clone`), after the base's; a family that adds
+        state copies it here (calling super): the lists and dicts that change in play copied, frozen
+        things (rules, tiles, melds, scorers) shared.  The hand's state exists only once a hand has been
+        dealt (:meth:`_has_hand`)."""
+
+    def _visible_wall_positions(self) -> list[int]:
+        """Positions of the wall whose tile every seat sees while it is still in the wall (Beijing's
+        混坯): :meth:`determinize` leaves them where they are."""
+        return []
 
     # ---- events ------------------------------------------------------------------------
 
@@ -697,6 +740,156 @@ class Match:
 
     def _new_round(self) -> None:
         """The deal came back to East (a new 圈)."""
+
+    # ---- copies, for search -----------------------------------------------------------
+
+    def _has_hand(self) -> bool:
+        """Whether a hand has been dealt (before the first deal, Tianjin's 坐庄/拉庄, there is no wall)."""
+        return self.hand_number > 0 or (self.phase != "sit" and self.phase != "pull")
+
+    def clone(self, *, events: bool = False) -> Match:
+        """An exact, independent copy of the match now: the same actions applied to the copy and to
+        this match give the same events and scores from here on, and nothing done to one changes the
+        other.  ``events``: with the events so far (a shallow copy of the list: logged events are
+        never changed); by default the copy starts with none (cheaper: search plays on copies), and
+        its :meth:`revealed_hands` knows only the hands that end in it.
+
+        Everything the copy reads is its own (hands, counts, melds, discards, the wall, the window,
+        scores, the family's state, the match's rng); frozen things are shared.  A family that adds
+        state copies it in its :meth:`_copy_state`."""
+        c = type(self).__new__(type(self))
+        c.rules = self.rules
+        c.seed = self.seed
+        rng = random.Random(0)
+        rng.setstate(self.rng.getstate())
+        c.rng = rng
+        c.walls = self.walls
+        c.events = list(self.events) if events else []
+        c.scores = list(self.scores)
+        c.names = list(self.names)
+        c.seating = list(self.seating)
+        c.dealer = self.dealer
+        c.hand_number = self.hand_number
+        c.round = self.round
+        c.is_over = self.is_over
+        c.phase = self.phase
+        c.actor = self.actor
+        w = self.window
+        c.window = (None if w is None else
+                    ClaimWindow(w.kind, w.tile, w.source, list(w.order), dict(w.options), dict(w.answers), w.kong))
+        c.pending = self.pending
+        c.wilds = self.wilds
+        c._version = self._version
+        c._legal = None
+        c._ended = self._ended if events else None
+        c.last_payments = list(self.last_payments)
+        if self._has_hand():
+            c.wall = self.wall.copy()
+            c.seats = [st.copy() for st in self.seats]
+            c.melds_made = self.melds_made
+            c.after_claim = self.after_claim
+            c.kong_draw = self.kong_draw
+            c.last_draw = self.last_draw
+        self._copy_state(c)
+        return c
+
+    def determinize(self, seat: int, rng: random.Random) -> Match:
+        """A copy of the match (:meth:`clone`) in which everything ``seat`` cannot see is dealt again at
+        random: the other seats' concealed tiles and the wall's tiles not yet drawn are one pool,
+        shuffled (``rng``) and laid out again, each hand keeping its size.  What ``seat`` sees stays:
+        its own hand, every meld, discard and flower, the face-up indicator (Tianjin's is out of the
+        wall; Beijing's 混坯 stays in the wall where it lies), a kong being declared (in a rob window its
+        tiles are still in the declarer's hand, face up), the counts of tiles left.  MCR's flowers are
+        laid aside as soon as they are drawn, so none lands in a hand: the unseen flowers stay among
+        the wall's places.  ``seat``'s :meth:`observation` of the copy is the same as of this match.
+
+        The copy tells ``seat`` nothing hidden: the unseen tiles are a uniform random arrangement of
+        the tiles it has not seen (what is visible is decided by the engine, as in
+        :meth:`observation`), not the true one — two matches that look the same to ``seat`` give the
+        same copy for the same ``rng`` state (the unseen tiles are sorted before the shuffle).  The one
+        exception: a hand whose shape the engine relies on stays as it is (Beijing's 混儿悠, declared
+        in the open, must win on any draw: :meth:`_keeps_hand`).  In a claim or rob window ``seat`` is
+        asked, the other seats' options are listed again from their new hands, and those asked before
+        ``seat`` are taken to have passed (their answers are hidden); only the seat asked can be
+        determinized for in a window (ValueError).  On another seat's turn its drawn tile is one of
+        its new tiles.  Hidden per-seat flags go too
+        (Beijing's 过手 of the others is cleared: :meth:`_forget_hidden`), as do the scripted walls of
+        later hands and the rng (the copy's later hands come from ``rng``).  Search (the ``expert``
+        bot) plays on such copies."""
+        c = self.clone()
+        c.rng = random.Random(rng.getrandbits(64))
+        c.walls = []
+        if not self._has_hand() or self.is_over or self.phase not in _AT_TABLE:
+            return c  # between hands nothing is hidden yet: the next wall comes from the new rng
+        if self.window is not None and seat != self.actor:
+            raise ValueError(f"in a claim or rob window only the seat asked ({self.actor}) can be determinized "
+                             f"for, not seat {seat}: the others' answers are hidden")
+        wall = c.wall
+        keep = set(self._visible_wall_positions())
+        places = [i for i, taken in enumerate(wall.taken) if not taken and i not in keep]
+        others = [s for s in range(SEATS) if s != seat]
+        fixed: dict[int, list[Tile]] = {s: [] for s in others}
+        w = c.window
+        if w is not None and w.kind == "rob" and w.source != seat:  # the kong declared, still in the hand
+            fixed[w.source] = [w.tile] * (4 if w.kong is MeldType.CONCEALED_KONG else 1)
+        for s in others:
+            if self._keeps_hand(s):
+                fixed[s] = list(c.seats[s].hand)
+        pool: list[Tile] = []
+        for s in others:
+            rest = list(c.seats[s].hand)
+            for t in fixed[s]:
+                rest.remove(t)
+            pool += rest
+        flowers: list[Tile] = []
+        for i in places:
+            t = wall.tiles[i]
+            (pool if t < 34 else flowers).append(t)
+        # in a fixed order first: the copy then depends on what seat sees and on rng only, never on
+        # where the hidden tiles really are
+        pool.sort()
+        flowers.sort()
+        rng.shuffle(pool)
+        at = 0
+        for s in others:
+            st = c.seats[s]
+            n = len(st.hand) - len(fixed[s])
+            st.set_hand(pool[at:at + n] + fixed[s])
+            at += n
+        rest = pool[at:] + flowers
+        rng.shuffle(rest)
+        tiles = list(wall.tiles)
+        for i, t in zip(places, rest, strict=True):
+            tiles[i] = t
+        wall.tiles = tiles
+        wall.hands = [list(h) if s == seat else [] for s, h in enumerate(wall.hands)]
+        self._forget_hidden(c, seat)
+        if self.phase == "turn" and self.actor != seat and c.last_draw is not None:
+            c.last_draw = c.seats[self.actor].hand[-1]  # the other seat's draw: one of its new tiles
+        if w is not None:
+            if w.kind == "discard":
+                opts = c._claim_options(w.source, w.tile)
+            else:
+                assert w.kong is not None
+                opts = c._rob_options(w.source, w.tile, w.kong)
+            order = [s for s, _ in opts]
+            if seat not in order:  # cannot happen: seat's own options depend on what it sees
+                raise RuntimeError(f"seat {seat} lost its claim options in a determinized copy")
+            before = order[:order.index(seat)]
+            c.window = ClaimWindow(w.kind, w.tile, w.source, order, dict(opts), dict.fromkeys(before, PASS), w.kong)
+            c.actor = seat
+            if w.kind == "rob":
+                c.last_draw = None  # the declarer's draw: hidden (the kong's replacement draw sets it anew)
+        return c
+
+    def _keeps_hand(self, seat: int) -> bool:
+        """Whether :meth:`determinize` must leave ``seat``'s concealed tiles as they are: a hand the rules
+        bind to a shape the engine relies on (Beijing's 混儿悠: it wins on any draw)."""
+        return False
+
+    def _forget_hidden(self, c: Match, seat: int) -> None:
+        """Clear, in the determinized copy ``c``, the state of seats other than ``seat`` that follows from
+        their hidden tiles (Beijing's 过手)."""
 
     # ---- what a seat may see -----------------------------------------------------------
 

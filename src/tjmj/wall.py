@@ -252,6 +252,13 @@ class Wall:
                 return self._take(i)
         raise IndexError("no tile left for a replacement draw (R3)")
 
+    def copy(self) -> Wall:
+        """An independent copy (:meth:`tjmj.game.Match.clone`): ``tiles`` and ``taken`` copied; the dice,
+        the dealt hands and the tail order (never changed after the deal) shared."""
+        return Wall(list(self.tiles), self.dice, self.dealer, self.break_seat, self.break_stack, self.indicator_index,
+                    self.wild_method, list(self.taken), self.hands, self.head, self.tail_order, self.tail_pos,
+                    self.head_limit, self._live, self._free)
+
     def stacks_left(self) -> list[tuple[bool, bool]]:
         """For drawing the table: per stack in draw order, whether its top / bottom remain."""
         return [(not self.taken[2 * j], not self.taken[2 * j + 1]) for j in range(len(self.tiles) // 2)]

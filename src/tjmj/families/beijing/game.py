@@ -49,6 +49,13 @@ class BeijingSeat(Seat):
         self.passed_win = False  # 过手: passed a discard win; no discard win until after one's own next discard
         self.hunyou = False  # 混儿悠 declared: the next draw wins (B3)
 
+    def _copy_to(self, c: Seat) -> None:
+        super()._copy_to(c)
+        assert isinstance(c, BeijingSeat)
+        c.claims = self.claims
+        c.passed_win = self.passed_win
+        c.hunyou = self.hunyou
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a test may subclass it (no instance patching)
 class BeijingMatch(Match):
@@ -206,6 +213,9 @@ class BeijingMatch(Match):
         self.seats[seat].passed_win = False  # 过手 ends with one's own discard (B3)
         if not self.claims_made:
             self._shaozhuang(seat, tile)
+        return self._claims(seat, tile)
+
+    def _claim_options(self, seat: int, tile: Tile) -> list[tuple[int, list[Action]]]:
         return self._claims(seat, tile)
 
     def _shaozhuang(self, seat: int, tile: Tile) -> None:
@@ -406,6 +416,39 @@ class BeijingMatch(Match):
                     if p != self.dealer:
                         pays.append(Payment("shaozhuang", self.dealer, p, units * r.base * up))
         return pays
+
+    # ---- copies, for search -------------------------------------------------------------
+
+    def _copy_state(self, c: Match) -> None:
+        super()._copy_state(c)
+        assert isinstance(c, BeijingMatch)
+        c.upstairs = self.upstairs
+        c.indicator = self.indicator
+        c._window_tile = self._window_tile
+        if self._has_hand():
+            c.wild = self.wild
+            c.scorer = self.scorer  # read only
+            c.first_discards = list(self.first_discards)
+            c.claims_made = self.claims_made
+            c.shaozhuang = self.shaozhuang
+            c.liable = dict(self.liable)
+            c._taken_from = [list(row) for row in self._taken_from]
+            c.upstairs_at_deal = self.upstairs_at_deal
+
+    def _visible_wall_positions(self) -> list[int]:
+        w = self.wall  # the 混坯 lies face up in the wall until it is drawn (B2)
+        if self.indicator is not None and not w.taken[w.indicator_index]:
+            return [w.indicator_index]
+        return []
+
+    def _keeps_hand(self, seat: int) -> bool:
+        return self.seats[seat].hunyou  # 混儿悠 (B3): the 13 tiles must win on any draw
+
+    def _forget_hidden(self, c: Match, seat: int) -> None:
+        for s, st in enumerate(c.seats):
+            if s != seat:
+                assert isinstance(st, BeijingSeat)
+                st.passed_win = False  # 过手 follows from a hidden hand: nobody sees it
 
     def _hand_over(self, winner: int) -> None:
         if winner < 0 and self.rules.upstairs:

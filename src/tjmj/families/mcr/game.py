@@ -41,6 +41,12 @@ class McrSeat(Seat):
         # 2 the opposite, 3 the next (who the tile came from, M3's input); (None, 0) for a concealed kong
         self.meld_info: list[tuple[Tile | None, int]] = []
 
+    def _copy_to(self, c: Seat) -> None:
+        super()._copy_to(c)
+        assert isinstance(c, McrSeat)
+        c.flower_tiles = list(self.flower_tiles)
+        c.meld_info = list(self.meld_info)
+
     @property
     def flowers(self) -> list[str]:
         """The flowers laid aside, as text (``1f``–``8f``): what every seat sees (M1)."""
@@ -193,6 +199,9 @@ class McrMatch(Match):
     def _discarded(self, seat: int, tile: Tile) -> list[tuple[int, list[Action]]]:
         """Who may claim the discard and how: a win by any (8 fan), pon and kong by any, chi by the
         next seat only; the last discard (the wall empty) only for a win (see docs/rules-notes.md)."""
+        return self._claim_options(seat, tile)
+
+    def _claim_options(self, seat: int, tile: Tile) -> list[tuple[int, list[Action]]]:
         last = not self.wall.can_draw()
         nxt = (seat + 1) % SEATS
         out = []
@@ -223,6 +232,12 @@ class McrMatch(Match):
                 opts.append(PASS)
                 out.append((s, opts))
         return out
+
+    def _copy_state(self, c: Match) -> None:
+        super()._copy_state(c)
+        assert isinstance(c, McrMatch)
+        c.kong_chain = self.kong_chain
+        c._window_tile = self._window_tile
 
     def _claimed(self, seat: int, a: Action, source: int) -> None:
         claimed = self.seats[source].discards[-1]

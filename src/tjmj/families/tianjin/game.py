@@ -31,6 +31,11 @@ class TianjinSeat(Seat):
         super().__init__()
         self.xiaoxianggong = False  # discarded a wild: can no longer win (R2)
 
+    def _copy_to(self, c: Seat) -> None:
+        super()._copy_to(c)
+        assert isinstance(c, TianjinSeat)
+        c.xiaoxianggong = self.xiaoxianggong
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a test may subclass it (no instance patching)
 class TianjinMatch(Match):
@@ -178,8 +183,11 @@ class TianjinMatch(Match):
                 if seats_ok and len({t for _, t in self.first_discards}) == 1:
                     self.chan = True
                     self.log("chan", actor=self.dealer, pai=TILE_TEXT[tile])
+        return self._claim_options(seat, tile)
+
+    def _claim_options(self, seat: int, tile: Tile) -> list[tuple[int, list[Action]]]:
         # R4: pon or discard kong, by the one seat that holds two (three) of a non-wild kind
-        if wild:
+        if tile in self.wilds:
             return []
         for i in range(1, SEATS):
             s = (seat + i) % SEATS
@@ -197,6 +205,25 @@ class TianjinMatch(Match):
 
     def _claimed(self, seat: int, a: Action, source: int) -> None:
         self.claims_made = True
+
+    # ---- copies, for search -------------------------------------------------------------
+
+    def _copy_state(self, c: Match) -> None:
+        super()._copy_state(c)
+        assert isinstance(c, TianjinMatch)
+        c.pot_left = list(self.pot_left)
+        c.sat_last = self.sat_last
+        c.sit = self.sit
+        c.pulls = list(self.pulls)
+        c._pull_next = self._pull_next
+        c.dafeng = self.dafeng  # the seating draw: never changed
+        if self._has_hand():
+            c.indicator = self.indicator
+            c.scorer = self.scorer  # read only
+            c.claims_made = self.claims_made
+            c.first_discards = list(self.first_discards)
+            c.chan = self.chan
+            c.penalties = list(self.penalties)
 
     # ---- the end of a hand (R6–R9) -----------------------------------------------------
 
