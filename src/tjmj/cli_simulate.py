@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from .bots import BOT_NAMES, UnknownBot, make_bot
+from .bots import BOTS, UnknownBot, make_bot
 from .bots.external import BotStartError
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .ray_runner import RayUnavailable
@@ -66,7 +66,7 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1, suben=true.")
 @click.option("--bots", default="baseline", show_default=True, metavar="NAMES",
-              help=f"One bot for all four players, or four comma-separated ({', '.join(BOT_NAMES)}).")
+              help=f"One bot for all four players, or four comma-separated ({', '.join(BOTS)}).")
 @click.option("--out", metavar="FILE",
               help="Write every event as JSON lines, match by match.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,

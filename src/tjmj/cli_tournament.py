@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import click
 
-from .bots import BOT_NAMES
+from .bots import BOTS
 from .bots.external import BotStartError, is_external
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .ray_runner import RayUnavailable
@@ -46,7 +46,7 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 
 @click.command("tournament")
 @click.option("--bots", required=True, metavar="A,B,C,D",
-              help=f"Four bots, repeats allowed: {', '.join(BOT_NAMES)}, or cmd:COMMAND for an outside bot.")
+              help=f"Four bots, repeats allowed: {', '.join(BOTS)}, or cmd:COMMAND for an outside bot.")
 @click.option("--hands", type=click.IntRange(min=1), default=400, show_default=True,
               help="Hands played in all (rounded up to a multiple of 4: every deal is played 4 times).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same walls.")
@@ -152,4 +152,9 @@ def _show(r: Report) -> None:
                   "hands dealt in (another player won on its discard or robbed its kong) · 吃碰: chi and pon made")
     else:
         con.print("n: places held · pts/hand: mean points per hand played · fan: mean fan of a win · 铲: times paid")
+    for name, s in d["results"].items():  # bots that time their decisions (the expert bot)
+        ms = s.get("decision_ms")
+        if ms:
+            con.print(f"{escape(name)}: {ms['decisions']} decisions, mean {ms['mean']:.1f} ms, median "
+                      f"{ms['median']:.1f} ms, 99th percentile {ms['p99']:.1f} ms, max {ms['max']:.1f} ms")
     con.print(f"{d['hands']} hands in {d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)")

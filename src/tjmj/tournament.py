@@ -43,7 +43,8 @@ from .rules import CLASSIC, Rules
 from .simulate import match_seed, output_file_problem, play_with
 from .wall import SEATS
 
-__all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile", "match_counts"]
+__all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile", "match_counts",
+           "decision_ms"]
 
 MATCH_HANDS = 8  # hands per deal set
 
@@ -73,6 +74,17 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float | None]:
         return mean, None
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, t_quantile(n - 1) * math.sqrt(var / n)
+
+
+def decision_ms(times: Sequence[float]) -> dict[str, Any]:
+    """Per-decision times (seconds) summed up in milliseconds: count, mean, median, 99th percentile, max."""
+    ts = sorted(times)
+    n = len(ts)
+
+    def at(q: float) -> float:
+        return 1000 * ts[min(n - 1, int(q * n))]
+
+    return {"decisions": n, "mean": 1000 * math.fsum(ts) / n, "median": at(0.5), "p99": at(0.99), "max": 1000 * ts[-1]}
 
 
 def check_bot(name: str) -> None:
@@ -128,6 +140,7 @@ class BotStats:
     claims: int = 0  # chi and pon it made (B3)
     hunyou: int = 0  # 混儿悠 it declared (B3)
     hungang: int = 0  # 混杠 it won (B2)
+    times: list[float] = field(default_factory=list)  # seconds per decision, for bots that record them
 
     def add(self, counts: dict[str, int]) -> None:
         for k, v in counts.items():
@@ -178,6 +191,8 @@ class BotStats:
             "errors": sum(self.errors.values()),
             "errors_by_kind": {k: self.errors.get(k, 0) for k in ERROR_KINDS},
         })
+        if self.times:
+            d["decision_ms"] = decision_ms(self.times)
         return d
 
 
@@ -216,8 +231,9 @@ class Report:
 
 # ---- one match ----------------------------------------------------------------------------
 
-# what one match returns, by player: its counts (see _COMMON, _FAMILY_COUNTS), decisions, defaults, errors
-_PlayerResult = tuple[dict[str, int], int, int, dict[str, int]]
+# what one match returns, by player: its counts (see _COMMON, _FAMILY_COUNTS), decisions, defaults, errors,
+# and the seconds of its decisions (bots that record them: ``decision_times``, the expert bot)
+_PlayerResult = tuple[dict[str, int], int, int, dict[str, int], list[float]]
 _Task = tuple[int, int, Rules, int, tuple[str, ...], float, str | None, bool]
 
 
@@ -301,7 +317,9 @@ def _run(task: _Task) -> _MatchResult:
     out: list[_PlayerResult] = []
     for p, b in enumerate(players):
         ext = b if isinstance(b, ExternalBot) else None
-        out.append((counts[p], ext.decisions if ext else 0, ext.defaults if ext else 0, dict(ext.errors) if ext else {}))
+        times = getattr(b, "decision_times", None)
+        out.append((counts[p], ext.decisions if ext else 0, ext.defaults if ext else 0, dict(ext.errors) if ext else {},
+                    list(times) if times else []))
     return _MatchResult(index, rotation, hands, out, m.events if keep else None)
 
 
@@ -397,10 +415,11 @@ def tournament(
             on_match(res.set_index, res.rotation, res.events)
         rotated = [names[(p + res.rotation) % SEATS] for p in range(SEATS)]
         report.hands += res.hands
-        for name, (counts, dec, dflt, errs) in zip(rotated, res.players, strict=True):
+        for name, (counts, dec, dflt, errs, times) in zip(rotated, res.players, strict=True):
             s = report.stats[name]
             s.hands += res.hands
             s.add(counts)
+            s.times += times
             s.decisions += dec
             s.defaults += dflt
             s.errors.update(errs)

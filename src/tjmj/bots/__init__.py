@@ -20,6 +20,12 @@ A bot may set ``uses_observation = False`` when it decides from ``legal`` alone 
 the driver then passes an empty dict and skips building the observation, which is most of the
 per-decision cost of a random game.
 
+A bot may also have ``bind(match, seat)``, which drivers that own the match call before it starts
+(:func:`tjmj.simulate.play_with`): the ``expert`` bot (:mod:`tjmj.bots.expert`) searches on copies of
+that match in which what its seat cannot see is dealt again (:meth:`tjmj.game.Match.determinize`).
+It is in :data:`BOTS` but not in :data:`BOT_NAMES`, the bots that play from the observation alone and
+that every driver can offer (a driver that only calls ``choose`` gets ``strong``'s play from it).
+
 >>> [type(make_bot(n)).__name__ for n in BOT_NAMES]
 ['RandomBot', 'GreedyRandomBot', 'BaselineBot', 'StrongBot']
 """
@@ -56,14 +62,23 @@ def _strong() -> Bot:
     return StrongBot()
 
 
+def _expert() -> Bot:
+    from .expert import ExpertBot  # expert.py imports strong.py: likewise
+
+    return ExpertBot()
+
+
 # name -> factory; the names are what `tjmj simulate --bots` and records use
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "greedy": GreedyRandomBot,
     "baseline": BaselineBot,
     "strong": _strong,
+    "expert": _expert,
 }
-BOT_NAMES: tuple[str, ...] = tuple(BOTS)
+# the bots that decide from the observation alone, which every driver can offer; ``expert`` searches on
+# the match it is bound to (``bind``: tjmj.simulate.play_with, tjmj.tournament): without it it plays as ``strong``
+BOT_NAMES: tuple[str, ...] = tuple(n for n in BOTS if n != "expert")
 
 
 def make_bot(name: str) -> Bot:
@@ -71,8 +86,9 @@ def make_bot(name: str) -> Bot:
     ``greedy`` (random but wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`,
     :mod:`tjmj.bots.beijing` and :mod:`tjmj.bots.mcr`), ``strong`` (plays for value:
     :mod:`tjmj.bots.strong` in Tianjin, :mod:`tjmj.bots.beijing_strong` in Beijing,
-    :mod:`tjmj.bots.mcr_strong` in MCR); ``cmd:COMMAND`` runs an outside bot over the JSON-lines
-    protocol (:mod:`tjmj.bots.external`)."""
+    :mod:`tjmj.bots.mcr_strong` in MCR), ``expert`` (searches: sampled worlds played to the end of the
+    hand, :mod:`tjmj.bots.expert`; it needs ``bind(match, seat)``); ``cmd:COMMAND`` runs an outside bot
+    over the JSON-lines protocol (:mod:`tjmj.bots.external`)."""
     if name.startswith("cmd:"):  # an outside bot (docs/bot-protocol.md); its process starts on first use
         from .external import ExternalBot
 
@@ -80,5 +96,5 @@ def make_bot(name: str) -> Bot:
     try:
         factory = BOTS[name]
     except KeyError:
-        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOT_NAMES)}, or cmd:COMMAND") from None
+        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}, or cmd:COMMAND") from None
     return factory()

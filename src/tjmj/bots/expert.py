@@ -1,0 +1,378 @@
+"""The expert bot: decides by search — sampled worlds played to the end of the hand (docs/bots.md).
+
+At each decision that has a choice, the bot
+
+1. takes the ``strong`` bot's choice as its default and picks the candidates: every win, kong, claim
+   and pass, the default, and the few discards the fast policy ranks best (:data:`DISCARDS`);
+2. plays rounds: each round samples one **world** — :meth:`tjmj.game.Match.determinize` of the real
+   match for its seat (the tiles it cannot see dealt again at random: the other hands and the wall,
+   every visible discard, meld, flower and indicator kept) — and, from that same world, applies each
+   candidate and plays the hand to its end with a fast **rollout policy** (:func:`rollout_action`,
+   every seat: a win when legal, the discard of lowest shanten, kongs and claims that keep the hand
+   as close to ready), recording the seat's score change at the hand's end (the ``end_kyoku`` deltas:
+   fan or value, 坐庄/拉庄 stakes, kong points, 铲, 烧庄, penalties, dealing in — every payment);
+3. returns the candidate with the best mean, but leaves the default only when the paired difference
+   (the same worlds) is clearly positive: ``mean > Z · standard error`` over at least
+   ``MIN_ROUNDS`` rounds.
+
+Rounds go on until ``budget_ms`` (default 200 ms; measured with :func:`time.perf_counter`) would be
+spent (at least one round), or exactly ``rollouts`` rounds when that is given: then the bot is
+deterministic for a seed (its randomness comes only from the ``rng`` the driver passes).  The bot
+sees hidden state only through ``determinize``: it never reads another hand or the wall.
+
+It needs the real match, given by ``bind(match, seat)`` (:func:`tjmj.simulate.play_with` calls it);
+without it (a driver that only calls ``choose``) it plays as ``strong``, as it does
+the pre-hand 坐庄/拉庄 choices.  ``decision_times`` holds the seconds of each decision.  Python's
+cyclic garbage collector is paused while a decision searches (the copies hold no reference cycles:
+they are freed as they go), so that a full collection does not stop a round past the budget.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..game import _DISCARD, Action, Match
+from ..rules import Rules
+from ..tiles import TILE_TEXT
+from .baseline import _discard_key, _discard_shanten, shanten_fast
+from .beijing import pairs_shanten
+from .strong import StrongBot
+
+__all__ = ["ExpertBot", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS"]
+
+DISCARDS = 3  # discards searched besides the default: the best by the rollout policy's ranking
+Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
+MIN_ROUNDS = 8  # ... over at least this many rounds (worlds)
+_MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
+
+_WINS = ("win", "hungang")
+_KONGS = ("ankong", "added_kong")
+
+
+# ---- the rollout policy ---------------------------------------------------------------------------
+
+
+def _hand(m: Match, seat: int) -> tuple[list[int], int, int]:
+    """The seat's concealed tiles per kind without the wilds, its wilds, the melds it still needs."""
+    st = m.seats[seat]
+    nonwild = list(st.counts)
+    w = 0
+    for k in m.wilds:
+        w += nonwild[k]
+        nonwild[k] = 0
+    return nonwild, w, 4 - len(st.melds)
+
+
+def _shanten_after(nonwild: list[int], w: int, m: int, kinds: Sequence[int], pairs: bool) -> dict[int, int]:
+    """Shanten after discarding one of each kind (four melds and a pair; 七对 too when ``pairs``)."""
+    out = _discard_shanten(nonwild, w, m, kinds)
+    if pairs:
+        for k in kinds:
+            nonwild[k] -= 1
+            p = pairs_shanten(nonwild, w)
+            nonwild[k] += 1
+            if p < out[k]:
+                out[k] = p
+    return out
+
+
+def _pairs_ok(m: Match, seat: int) -> bool:
+    """七对 is a winning shape of Beijing (B4) and MCR (M3), not of Tianjin; only with no meld."""
+    return m.family != "tianjin" and not m.seats[seat].melds
+
+
+def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[int, Action]]:
+    """The legal discards of ``seat`` best first by the rollout policy (lowest shanten, then the
+    baseline's tie-break), each with its shanten; wilds last (a wild is thrown only when forced)."""
+    nonwild, w, need = _hand(m, seat)
+    wilds = m.wilds
+    plain = [a for a in legal if a.type == "discard" and a.tile not in wilds]
+    kinds = [int(a.tile) for a in plain]  # type: ignore[arg-type]  # a discard names its tile
+    out: list[tuple[int, Action]] = []
+    if kinds:
+        sh = _shanten_after(nonwild, w, need, kinds, _pairs_ok(m, seat))
+        order = sorted(kinds, key=lambda k: (sh[k], _discard_key(nonwild, k)))
+        by_kind = {int(a.tile): a for a in plain}  # type: ignore[arg-type]
+        out = [(sh[k], by_kind[k]) for k in order]
+    out += [(99, a) for a in legal if a.type == "discard" and a.tile in wilds]
+    return out
+
+
+# the rollout policy's discards, memoised: the rollouts of one world (one per candidate) mostly
+# differ in one seat's hand, so the other seats meet the same hands again and again
+_MEMO: dict[tuple[Any, ...], tuple[int, int]] = {}
+_MEMO_SIZE = 1 << 15  # entries (about 20 MB at most), then it starts again
+
+
+def _best_discard(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Action] | None:
+    """The first of :func:`ranked_discards` (its shanten and action), without ranking the rest."""
+    wilds = m.wilds
+    kinds = [int(a.tile) for a in legal if a.type == "discard" and a.tile not in wilds]  # type: ignore[arg-type]
+    if not kinds:
+        forced = next((a for a in legal if a.type == "discard"), None)
+        return None if forced is None else (99, forced)
+    st = m.seats[seat]
+    pairs = _pairs_ok(m, seat)
+    key = (tuple(st.counts), wilds, len(st.melds), pairs, len(kinds))  # len(kinds): Beijing's forced discard
+    got = _MEMO.get(key)
+    if got is None:
+        nonwild, w, need = _hand(m, seat)
+        sh = _shanten_after(nonwild, w, need, kinds, pairs)
+        low = min(sh.values())
+        best = -1
+        tie: tuple[int, int, int] | None = None
+        for k in kinds:
+            if sh[k] == low:
+                kk = _discard_key(nonwild, k)
+                if tie is None or kk < tie:
+                    best, tie = k, kk
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        _MEMO[key] = got = (low, best)
+    return got[0], _DISCARD[got[1]]
+
+
+def rollout_action(m: Match, seat: int, legal: Sequence[Action]) -> Action:
+    """The fast policy every seat follows in a rollout, read from the match itself (the copy's seat
+    counts, no observation built): a win (or 混杠) whenever legal; on a turn the discard of lowest
+    shanten (ties: the baseline's), never a wild unless forced, a kong when the hand after it is no
+    further from ready; in a window a kong, pon or chi when the hand after it (and its best discard)
+    is no further from ready — under Beijing's claim limit only when it gets closer."""
+    if len(legal) == 1:
+        return legal[0]
+    for a in legal:
+        if a.type in _WINS:
+            return a
+    if m.phase == "turn":
+        found = _best_discard(m, seat, legal)
+        if found is None:
+            return legal[0]
+        best_sh, best = found
+        for a in legal:
+            if a.type in _KONGS:
+                assert a.tile is not None
+                k = int(a.tile)
+                if k in m.wilds:
+                    return a  # 金杠 (Tianjin R2): always
+                nonwild, w, need = _hand(m, seat)
+                if a.type == "ankong":
+                    nonwild[k] -= 4
+                    after = shanten_fast(nonwild, w, need - 1)
+                else:
+                    nonwild[k] -= 1
+                    after = shanten_fast(nonwild, w, need)
+                if after <= best_sh:
+                    return a
+        return best
+    return _rollout_claim(m, seat, legal)
+
+
+def _rollout_claim(m: Match, seat: int, legal: Sequence[Action]) -> Action:
+    w_ = m.window
+    pass_ = next((a for a in legal if a.type == "pass"), legal[-1])
+    if w_ is None:
+        return pass_
+    tile = int(w_.tile)
+    if tile in m.wilds:
+        return pass_  # a discarded wild (Beijing): the policy makes no meld of wilds
+    nonwild, w, need = _hand(m, seat)
+    now = shanten_fast(nonwild, w, need)
+    limited = m.family == "beijing" and bool(getattr(m.rules, "max_claims", 0))
+    best: tuple[int, int, Action] | None = None
+    for a in legal:
+        t = a.type
+        if t == "kong":
+            nonwild[tile] -= 3
+            after = shanten_fast(nonwild, w, need - 1)
+            nonwild[tile] += 3
+            if after <= now and (best is None or (after, 0) < best[:2]):
+                best = (after, 0, a)
+        elif t == "pon" or t == "chi":
+            if t == "pon":
+                used = [tile, tile]
+            else:
+                assert a.tile is not None
+                used = [k for k in range(int(a.tile), int(a.tile) + 3) if k != tile]
+            if any(not nonwild[k] for k in used):
+                continue  # a wild would be needed: the policy keeps its wilds
+            for k in used:
+                nonwild[k] -= 1
+            kinds = [k for k in range(34) if nonwild[k]]
+            after = min(_discard_shanten(nonwild, w, need - 1, kinds).values()) if kinds else now + 1
+            for k in used:
+                nonwild[k] += 1
+            if after < now or (after == now and not limited):
+                rank = 1 if t == "pon" else 2
+                if best is None or (after, rank) < best[:2]:
+                    best = (after, rank, a)
+    return best[2] if best is not None else pass_
+
+
+def play_out(m: Match, seat: int, policy: Callable[[Match, int, Sequence[Action]], Action] = rollout_action) -> int:
+    """Play ``m`` (a copy: it is changed) to the end of its current hand with ``policy`` for every
+    seat; the score change of ``seat`` from now to then (every payment of the settlement)."""
+    start = m.scores[seat]
+    hand = m.hand_number
+    steps = 0
+    while not m.is_over and m.hand_number == hand:
+        s = m.to_act
+        m.apply(s, policy(m, s, m.legal_actions(s)))
+        steps += 1
+        if steps > _MAX_STEPS:
+            raise RuntimeError("a rollout did not end its hand")
+    return m.scores[seat] - start
+
+
+# ---- the bot --------------------------------------------------------------------------------------
+
+
+class ExpertBot:
+    """Search: sampled worlds (:meth:`tjmj.game.Match.determinize`) played to the end of the hand with
+    a fast policy, for each candidate action; the best mean score change, leaving ``strong``'s choice
+    only on clear evidence (module docstring).
+
+    ``budget_ms``: the time per decision (rounds go on while they fit); ``rollouts``: exactly this many
+    rounds instead (deterministic for a seed); ``discards``, ``z``, ``min_rounds``: the search's width
+    and its caution.  Every family: the family's own stakes are in the scores the rollouts return."""
+
+    name = "expert"
+    uses_observation = True
+
+    def __init__(self, budget_ms: float = 200.0, rollouts: int | None = None, *, discards: int = DISCARDS,
+                 z: float = Z, min_rounds: int = MIN_ROUNDS) -> None:
+        if budget_ms <= 0:
+            raise ValueError(f"budget_ms must be positive, got {budget_ms}")
+        if rollouts is not None and rollouts < 1:
+            raise ValueError(f"rollouts must be at least 1, got {rollouts}")
+        self.budget_ms = budget_ms
+        self.rollouts = rollouts
+        self.discards = discards
+        self.z = z
+        self.min_rounds = min_rounds
+        self.match: Match | None = None
+        self.seat = -1
+        self.rules: Rules | None = None
+        self.strong = StrongBot()
+        self.decision_times: list[float] = []  # seconds, one per decision
+        self.searched = 0  # decisions that ran rounds
+        self.changed = 0  # ... whose answer differs from strong's
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(budget_ms={self.budget_ms}, rollouts={self.rollouts})"
+
+    def bind(self, match: Match, seat: int) -> None:
+        """The real match and this bot's seat (drivers call it before the match): the search copies it."""
+        self.match = match
+        self.seat = seat
+
+    def set_rules(self, rules: Rules) -> None:
+        self.rules = rules
+        self.strong.set_rules(rules)
+
+    def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        t0 = time.perf_counter()
+        try:
+            return self._choose(obs, legal, rng, t0)
+        finally:
+            self.decision_times.append(time.perf_counter() - t0)
+
+    def _bound(self, obs: dict[str, Any], legal: list[Action]) -> Match | None:
+        """The bound match, if this decision is its seat's decision in it now (the same phase, scores,
+        hand and legal actions: a bot bound to another match plays as strong)."""
+        m = self.match
+        seat = self.seat
+        if m is None or m.is_over or obs.get("seat") != seat or m.to_act != seat:
+            return None
+        if m.phase not in ("turn", "claim", "rob") or m.phase != obs.get("phase"):
+            return None  # (坐庄/拉庄: nothing to search, and no hand dealt yet)
+        if m.hand_number != obs.get("hand_number") or m.scores != obs.get("scores"):
+            return None
+        if m.legal_actions(seat) != legal or obs.get("hand") != [TILE_TEXT[t] for t in sorted(m.seats[seat].hand)]:
+            return None
+        return m
+
+    def _choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random, t0: float) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        default = self.strong.choose(obs, legal, rng)  # (strong never uses its rng)
+        m = self._bound(obs, legal)
+        if m is None or default.type in _WINS:
+            return default
+        cands = self._candidates(m, legal, default)
+        if len(cands) == 1:
+            return default
+        best = self._search(m, cands, random.Random(rng.getrandbits(64)), t0)
+        self.searched += 1
+        if best != default:
+            self.changed += 1
+        return best
+
+    def _candidates(self, m: Match, legal: list[Action], default: Action) -> list[Action]:
+        """The default first, every action but a discard, and the best few discards."""
+        out = [default]
+        for a in legal:
+            if a.type != "discard" and a not in out:
+                out.append(a)
+        if m.phase == "turn":
+            for _, a in ranked_discards(m, self.seat, legal)[: self.discards]:
+                if a not in out:
+                    out.append(a)
+        return out
+
+    def _search(self, m: Match, cands: list[Action], rng: random.Random, t0: float) -> Action:
+        # the copies make no reference cycles (reference counting frees them): the cyclic collector
+        # waits until the decision is made, instead of stopping a round for a full collection
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return self._rounds(m, cands, rng, t0)
+        finally:
+            if paused:
+                gc.enable()
+
+    def _rounds(self, m: Match, cands: list[Action], rng: random.Random, t0: float) -> Action:
+        seat = self.seat
+        sums = [0.0] * len(cands)
+        diff_sq = [0.0] * len(cands)  # of the paired difference with the default (index 0)
+        deadline = t0 + self.budget_ms / 1000.0
+        rounds = 0
+        longest = 0.0  # the longest round so far: the next may take as long
+        while True:
+            r0 = time.perf_counter()
+            world = m.determinize(seat, rng)
+            values = []
+            for a in cands:
+                c = world.clone()
+                before = c.scores[seat]
+                hand = c.hand_number
+                c.apply(seat, a)
+                if not c.is_over and c.hand_number == hand:  # (a win ends the hand at once)
+                    play_out(c, seat)
+                values.append(c.scores[seat] - before)
+            for i, v in enumerate(values):
+                sums[i] += v
+                d = v - values[0]
+                diff_sq[i] += d * d
+            rounds += 1
+            if self.rollouts is not None:
+                if rounds >= self.rollouts:
+                    break
+            else:
+                now = time.perf_counter()
+                longest = max(longest, now - r0)
+                if now + longest > deadline:  # the next round could overrun the budget
+                    break
+        if rounds < self.min_rounds:
+            return cands[0]
+        best, best_gain = 0, 0.0
+        for i in range(1, len(cands)):
+            gain = (sums[i] - sums[0]) / rounds
+            var = max(0.0, diff_sq[i] / rounds - gain * gain) * rounds / (rounds - 1) if rounds > 1 else 0.0
+            if gain > best_gain and gain > self.z * math.sqrt(var / rounds):
+                best, best_gain = i, gain
+        return cands[best]
