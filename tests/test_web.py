@@ -617,3 +617,34 @@ def test_a_match_in_play_hides_its_seed_and_its_record(store: Any) -> None:
         done = client.get(f"/api/matches/{mid}").json()
         assert done["status"] == "finished" and done["seed"] == app.state.lobby.get(d["room"]).match.seed
         assert client.get(f"/api/matches/{mid}/record").status_code == 200
+
+
+def test_expert_bots_search_off_the_event_loop_on_their_own_copies(store: Any) -> None:
+    """Issue 15, part 3: a room of ``expert`` bots plays a hand to its settlement; each bot seat has
+    its own bot, bound to a copy of the match (never the room's own; the search runs on it in a
+    worker thread), and the bots did search."""
+    from tjmj.bots import make_bot
+    from tjmj.bots.expert import ExpertBot
+
+    made: list[ExpertBot] = []
+
+    def factory(name: str) -> Any:
+        if name == "expert":
+            made.append(ExpertBot(budget_ms=40))
+            return made[-1]
+        return make_bot(name)
+
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, bot_factory=factory)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1, bots="expert")
+        room = app.state.lobby.get(d["room"])
+        assert room.bot_kind == "expert"
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            recv(ws)
+            settle, _ = play(ws, is_settlement)
+            assert client.get(f"/api/rooms/{d['room']}").status_code == 200
+        assert sum(settle["deltas"]) == 0
+    bound = [b for b in made if b.match is not None]
+    assert len(bound) == 3 and len({b.seat for b in bound}) == 3  # one bot per bot seat
+    assert all(b.match is not room.match for b in bound)  # a copy, never the table's match
+    assert sum(b.searched for b in bound) > 0  # they searched (not only the strong fallback)

@@ -36,13 +36,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots import BOT_NAMES, Bot
+from ..bots import Bot
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
 from .errors import StoreError
 from .listing import LobbyListing
 from .rooms import (
     MAX_NAME_LEN,
+    ROOM_BOTS,
     Connection,
     Limits,
     Lobby,
@@ -216,7 +217,7 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
     except (RulesError, TypeError, ValueError) as e:
         raise LobbyError(400, str(e)) from None
     # the strongest by default: most games are one person against bots
-    bots = _choice(data.get("bots", "strong"), "bots", BOT_NAMES)
+    bots = _choice(data.get("bots", "strong"), "bots", ROOM_BOTS)
     timer: Any = data.get("timer_s", default_timer) if "timer_s" in data else default_timer
     if timer in (None, 0):
         timer = None

@@ -87,6 +87,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("tjmj.web")
+# the bots a room may seat: those of BOT_NAMES, which decide from the observation, and ``expert``,
+# which searches on a copy of the room's match in a worker thread (Room._search), off the event loop
+ROOM_BOTS: tuple[str, ...] = (*BOT_NAMES, "expert")
 
 T = TypeVar("T")
 # (rules, seed, names by player) -> the match a room plays; the default is Match(rules, seed, names)
@@ -1651,13 +1654,57 @@ class Room:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
-    def _bot(self, name: str) -> Bot:
-        if name not in self._bots:
-            bot = self._bots[name] = self.lobby.bot_factory(name)
-            set_rules = getattr(bot, "set_rules", None)  # the rules are public: bots play by them (B3 options …)
-            if set_rules is not None:
-                set_rules(self.rules)
-        return self._bots[name]
+    def _bot(self, name: str, seat: int | None = None) -> Bot:
+        """The room's bot ``name``: one for the room, but one per seat (``seat``) for a bot that
+        searches the match, which it is bound to (it has ``bind``: the ``expert``)."""
+        bot = self._bots.get(name)
+        if bot is None:
+            bot = self._bots[name] = self._new_bot(name)
+        if seat is None or not hasattr(bot, "bind"):
+            return bot
+        key = f"{name}@{seat}"
+        own = self._bots.get(key)
+        if own is None:
+            own = self._bots[key] = self._new_bot(name)
+        return own
+
+    def _new_bot(self, name: str) -> Bot:
+        bot = self.lobby.bot_factory(name)
+        set_rules = getattr(bot, "set_rules", None)  # the rules are public: bots play by them (B3 options …)
+        if set_rules is not None:
+            set_rules(self.rules)
+        return bot
+
+    async def _search(self, seat: int, name: str) -> None:
+        """A searching bot's decision (``expert``): it runs in a worker thread on a copy of the match
+        (:meth:`Match.clone`, made here, so the thread shares nothing with the table), while the event
+        loop goes on serving every room.  If the table moved on meanwhile (a reload, a stop) the answer
+        is dropped and the driver asks again; a failure or an action that is not legal is replaced by
+        the baseline bot's, as in :meth:`_auto`."""
+        m = self.match
+        assert m is not None
+        bot = self._bot(name, seat)
+        version = self.version
+        copy = m.clone()
+        bot.bind(copy, seat)  # type: ignore[attr-defined]
+        obs = copy.observation(seat)
+        legal = copy.legal_actions(seat)
+        rng = random.Random(self.rng.getrandbits(64))
+        try:
+            action: Action | None = await asyncio.get_running_loop().run_in_executor(
+                None, bot.choose, obs, list(legal), rng)
+        except Exception:
+            log.exception("room %s: bot %s failed on seat %d (%s); the baseline bot decides", self.id, name, seat,
+                          m.phase)
+            action = None
+        if self.match is not m or self.version != version or self.status != "playing" or self.saving:
+            return  # the table changed while the bot thought: the driver decides again
+        if action is None or action not in m.legal_actions(seat):
+            if action is not None:
+                log.error("room %s: bot %s chose %r, not legal; the baseline bot decides", self.id, name, action)
+            self._auto(seat, "baseline")
+            return
+        self._apply(seat, action)
 
     def _auto(self, seat: int, bot_name: str) -> Action:
         """The bot's decision for ``seat`` (a bot seat, a time-out, or a person away).  A bot that
@@ -1874,7 +1921,11 @@ class Room:
                     if (self.version != version or self.status != "playing" or self.pause_until is not None
                             or self.saving or (p.bot is None and p.connected)):
                         continue
-                    self._auto(seat, p.bot or "baseline")
+                    name = p.bot or "baseline"
+                    if hasattr(self._bot(name, seat), "bind"):
+                        await self._search(seat, name)
+                    else:
+                        self._auto(seat, name)
                     continue
                 if self.deadline is None:
                     await self._wait(None)
@@ -2072,8 +2123,8 @@ class Lobby:
     def create(self, name: str, rules: Rules, *, bots: str = "baseline", timer_s: float | None = None,
                seed: int | None = None, address: str = "", player_id: str | None = None) -> tuple[Room, str]:
         self.check_open()
-        if bots not in BOT_NAMES:
-            raise LobbyError(400, f"'bots' must be one of {', '.join(BOT_NAMES)}")
+        if bots not in ROOM_BOTS:
+            raise LobbyError(400, f"'bots' must be one of {', '.join(ROOM_BOTS)}")
         lim = self.limits
         unseen = [r for r in self.rooms.values() if not r.seen and r.status in ("waiting", "playing")]
         if address and sum(1 for r in unseen if r.address == address) >= lim.unseen_per_address:
@@ -2169,7 +2220,7 @@ class Lobby:
             rid = self._new_id()
         settings = rec.get("settings") or {}
         bots = settings.get("bots")
-        room = Room(self, rid, m.rules, seed=m.seed, bots=bots if bots in BOT_NAMES else "baseline",
+        room = Room(self, rid, m.rules, seed=m.seed, bots=bots if bots in ROOM_BOTS else "baseline",
                     timer_s=_timer(settings.get("timer_s")))
         if settings.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = settings["bot_speed"]
@@ -2184,7 +2235,7 @@ class Lobby:
             seat = m.seating.index(player)
             sp = by_seat.get(seat, {})
             bot = sp.get("bot") if sp.get("kind") == "bot" else None
-            if bot is not None and bot not in BOT_NAMES:
+            if bot is not None and bot not in ROOM_BOTS:
                 bot = "baseline"
             th = sp.get("token_hash") if bot is None else None
             if bot is None and not (isinstance(th, str) and len(th) == 64):
@@ -2217,7 +2268,7 @@ class Lobby:
             asyncio.ensure_future(self.quietly(self.store.delete_room, code, what=f"deleting stale room {code}"))
             return None
         rules = Rules.from_dict(data["rules"])
-        bots = data.get("bots") if data.get("bots") in BOT_NAMES else "baseline"
+        bots = data.get("bots") if data.get("bots") in ROOM_BOTS else "baseline"
         room = Room(self, code, rules, bots=bots, timer_s=_timer(data.get("timer_s")), seed=int(data["seed"]))
         if data.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = data["bot_speed"]

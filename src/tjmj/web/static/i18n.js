@@ -29,6 +29,7 @@ const STRINGS = {
   hands_n: ["{0} 局", "{0} hands"],
   full_match: ["四圈", "4 rounds (full)"],
   bot_strength: ["机器人", "Bots"],
+  bot_expert: ["专家（搜索，较慢）", "expert (searches, slower)"],
   bot_strong: ["高手（算分）", "strong (plays for value)"],
   bot_baseline: ["基准（会打）", "baseline (plays sensibly)"],
   bot_random: ["随机（很弱）", "random (weak)"],
