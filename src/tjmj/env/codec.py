@@ -267,7 +267,8 @@ assert _HAND == 0  # the encoder counts a hand tile at its kind index
 # write per item costs more than the whole pack
 _PACK_HAND = struct.Struct(f"{K}f")
 _PACK_SEATS = struct.Struct(f"{SEATS}f")
-_CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))  # the events that mark the target's discard claimed
+_CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))
+_MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest kind + 1) per meld  # the events that mark the target's discard claimed
 
 
 class Encoder:
@@ -284,6 +285,8 @@ class Encoder:
         # seats as one seat sees them (itself first) are one plain slice
         self._disc = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
         self._claimed = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
+        self._melds = array("f", bytes(4 * 2 * SEATS * _MELD_BLOCK))  # melds and flowers likewise
+        self._flowers = array("f", bytes(4 * 2 * SEATS * 8))
         self._done = [0] * SEATS  # discards written per seat
         self._claimed_done = [0] * SEATS
         self._hand = -1
@@ -293,6 +296,7 @@ class Encoder:
         self._template_hand = -1
 
     def _sync_ponds(self) -> None:
+        """Bring the kept per-seat blocks (ponds, melds, flowers) up to date with the match."""
         m = self.m
         events = m.events
         n_events = len(events)
@@ -300,23 +304,57 @@ class Encoder:
         if n_events == start:
             return
         self._events = n_events
-        if m.hand_number != self._hand or start < 0:  # a new hand: empty ponds, then every seat's
+        if m.hand_number != self._hand or start < 0:  # a new hand: empty blocks, then every seat's
             self._disc = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
             self._claimed = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
+            self._melds = array("f", bytes(4 * 2 * SEATS * _MELD_BLOCK))
+            self._flowers = array("f", bytes(4 * 2 * SEATS * 8))
             self._done = [0] * SEATS
             self._claimed_done = [0] * SEATS
             self._hand = m.hand_number
             for s in range(SEATS):
                 self._pond(s)
+                self._meld_block(s)
+                self._flower_block(s)
             return
-        # within a hand only a discard (dahai) or a claim of one (its target's pond) changes a pond:
-        # the new events say whose, so one seat is read rather than four
+        # within a hand the new events say whose block changed, so one seat is read rather than four:
+        # a discard (its pond), a claim (the target's pond, the claimer's melds), a kong (its melds:
+        # made when the replacement is drawn, after any rob window), a flower laid aside (MCR)
         for k in range(start, n_events):
-            t = events[k]["type"]
+            ev = events[k]
+            t = ev["type"]
             if t == "dahai":
-                self._pond(events[k]["actor"])
+                self._pond(ev["actor"])
+            elif t == "tsumo":
+                if ev["replacement"]:
+                    self._meld_block(ev["actor"])
             elif t in _CLAIM_EVENTS:
-                self._pond(events[k]["target"])
+                self._pond(ev["target"])
+                self._meld_block(ev["actor"])
+            elif t == "ankan" or t == "kakan":
+                self._meld_block(ev["actor"])
+            elif t == "flower":
+                self._flower_block(ev["actor"])
+
+    def _meld_block(self, s: int) -> None:
+        """Seat ``s``'s melds in order: type code and lowest kind + 1 (both copies)."""
+        block = array("f", bytes(4 * _MELD_BLOCK))
+        at = 0
+        for meld in self.m.seats[s].melds[:MAX_MELDS]:
+            block[at] = MELD_CODES[meld.type]
+            block[at + 1] = meld.tile + 1
+            at += 2
+        a = s * _MELD_BLOCK
+        b = (s + SEATS) * _MELD_BLOCK
+        self._melds[a:a + _MELD_BLOCK] = block
+        self._melds[b:b + _MELD_BLOCK] = block
+
+    def _flower_block(self, s: int) -> None:
+        """Seat ``s``'s flowers laid aside (MCR, M1), one flag per flower (both copies)."""
+        st = self.m.seats[s]
+        flowers = getattr(st, "flower_tiles", ())
+        for f in flowers:
+            self._flowers[s * 8 + (f - K)] = self._flowers[(s + SEATS) * 8 + (f - K)] = 1
 
     def _pond(self, s: int) -> None:
         """Bring seat ``s``'s discards and claimed flags up to date."""
@@ -410,16 +448,9 @@ class Encoder:
         # the seats as this one sees them: itself, then play order
         s1, s2, s3 = seats[(seat + 1) % SEATS], seats[(seat + 2) % SEATS], seats[(seat + 3) % SEATS]
         _PACK_SEATS.pack_into(v, 4 * _HSIZE, len(st.hand), len(s1.hand), len(s2.hand), len(s3.hand))
-        if st.melds or s1.melds or s2.melds or s3.melds:
-            base = _MELDS
-            for sst in (st, s1, s2, s3):
-                at = base
-                for meld in sst.melds[:MAX_MELDS]:
-                    v[at] = MELD_CODES[meld.type]
-                    v[at + 1] = meld.tile + 1
-                    at += 2
-                base += MAX_MELDS * 2
         self._sync_ponds()
+        a = seat * _MELD_BLOCK
+        v[_MELDS:_DISC] = self._melds[a:a + SEATS * _MELD_BLOCK]
         a = seat * MAX_DISCARDS
         b = a + SEATS * MAX_DISCARDS
         v[_DISC:_CLAIMED] = self._disc[a:b]
@@ -435,6 +466,5 @@ class Encoder:
             v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
             v[_PASSED] = st.passed_win  # type: ignore[attr-defined]
         else:
-            for r, sst in enumerate((st, s1, s2, s3)):
-                for f in sst.flower_tiles:  # type: ignore[attr-defined]
-                    v[_FLOWERS + r * 8 + (f - K)] = 1
+            a = seat * 8
+            v[_FLOWERS:_FLOWERS + SEATS * 8] = self._flowers[a:a + SEATS * 8]
