@@ -108,7 +108,8 @@ class BeijingMatch(Match):
     def reserve(self) -> int:
         """Tiles kept back from normal draws: 2 × (reserve_stacks + one per kong after the first), every
         kind of kong counted (a robbed one was never made)."""
-        kongs = sum(len(st.kongs) for st in self.seats)
+        s = self.seats  # (spelled out: read at every draw and every observation)
+        kongs = len(s[0].kongs) + len(s[1].kongs) + len(s[2].kongs) + len(s[3].kongs)
         return 2 * (self.rules.reserve_stacks + max(0, kongs - 1))
 
     def _wall_left(self) -> int:
