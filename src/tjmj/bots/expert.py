@@ -40,7 +40,7 @@ from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
 from .baseline import _discard_key, _discard_shanten, shanten_fast
-from .beijing import pairs_shanten
+from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
 __all__ = ["ExpertBot", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS"]
@@ -68,19 +68,6 @@ def _hand(m: Match, seat: int) -> tuple[list[int], int, int]:
     return nonwild, w, 4 - len(st.melds)
 
 
-def _shanten_after(nonwild: list[int], w: int, m: int, kinds: Sequence[int], pairs: bool) -> dict[int, int]:
-    """Shanten after discarding one of each kind (four melds and a pair; 七对 too when ``pairs``)."""
-    out = _discard_shanten(nonwild, w, m, kinds)
-    if pairs:
-        for k in kinds:
-            nonwild[k] -= 1
-            p = pairs_shanten(nonwild, w)
-            nonwild[k] += 1
-            if p < out[k]:
-                out[k] = p
-    return out
-
-
 def _pairs_ok(m: Match, seat: int) -> bool:
     """七对 is a winning shape of Beijing (B4) and MCR (M3), not of Tianjin; only with no meld."""
     return m.family != "tianjin" and not m.seats[seat].melds
@@ -95,7 +82,7 @@ def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[
     kinds = [int(a.tile) for a in plain]  # type: ignore[arg-type]  # a discard names its tile
     out: list[tuple[int, Action]] = []
     if kinds:
-        sh = _shanten_after(nonwild, w, need, kinds, _pairs_ok(m, seat))
+        sh = discard_shanten(nonwild, w, need, _pairs_ok(m, seat), kinds)
         order = sorted(kinds, key=lambda k: (sh[k], _discard_key(nonwild, k)))
         by_kind = {int(a.tile): a for a in plain}  # type: ignore[arg-type]
         out = [(sh[k], by_kind[k]) for k in order]
@@ -122,7 +109,7 @@ def _best_discard(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Ac
     got = _MEMO.get(key)
     if got is None:
         nonwild, w, need = _hand(m, seat)
-        sh = _shanten_after(nonwild, w, need, kinds, pairs)
+        sh = discard_shanten(nonwild, w, need, pairs, kinds)
         low = min(sh.values())
         best = -1
         tie: tuple[int, int, int] | None = None

@@ -273,7 +273,8 @@ _MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest 
 
 class Encoder:
     """The fast form of :func:`encode_observation` for one match: reads the engine's state where
-    the observation does, keeping each seat's pond (which only grows during a hand) between calls.
+    the observation does, keeping each seat's pond, melds and flowers (which only grow during a
+    hand) between calls, brought up to date from the new events.
 
     The vector is written into an ``array.array`` and handed out as a numpy view of it: an item
     written to an array costs a tenth of one written to a numpy array, and the view copies nothing."""
@@ -295,7 +296,7 @@ class Encoder:
         self._templates: list[array[float] | None] = [None, None, None, None]  # per seat, see encode
         self._template_hand = -1
 
-    def _sync_ponds(self) -> None:
+    def _sync_blocks(self) -> None:
         """Bring the kept per-seat blocks (ponds, melds, flowers) up to date with the match."""
         m = self.m
         events = m.events
@@ -448,7 +449,7 @@ class Encoder:
         # the seats as this one sees them: itself, then play order
         s1, s2, s3 = seats[(seat + 1) % SEATS], seats[(seat + 2) % SEATS], seats[(seat + 3) % SEATS]
         _PACK_SEATS.pack_into(v, 4 * _HSIZE, len(st.hand), len(s1.hand), len(s2.hand), len(s3.hand))
-        self._sync_ponds()
+        self._sync_blocks()
         a = seat * _MELD_BLOCK
         v[_MELDS:_DISC] = self._melds[a:a + SEATS * _MELD_BLOCK]
         a = seat * MAX_DISCARDS
