@@ -27,7 +27,7 @@ from ..tiles import NUM_KINDS, TILE_TEXT, TILES
 
 __all__ = [
     "ACTION_SIZE", "ACTIONS", "OBS_FIELDS", "OBS_SIZE", "MAX_DISCARDS", "PHASES",
-    "action_index", "decode_action", "action_mask", "encode_observation", "Encoder", "fields",
+    "action_index", "decode_action", "action_mask", "mark_legal", "encode_observation", "Encoder", "fields",
 ]
 
 SEATS = 4
@@ -90,18 +90,26 @@ def decode_action(index: int, legal: Sequence[Action]) -> Action | None:
 
 
 _NO_ACTIONS = array("b", bytes(ACTION_SIZE))
+_ndarray, _INT8, _FLOAT32 = np.ndarray, np.dtype(np.int8), np.dtype(np.float32)
+_MASK_SHAPE = (ACTION_SIZE,)
 
 
 def action_mask(legal: Iterable[Action]) -> np.ndarray:
     """1 at the index of every legal action, 0 elsewhere (int8, ``ACTION_SIZE`` long)."""
     mask = array("b", _NO_ACTIONS)  # an array's items are cheaper to set than a numpy array's
+    mark_legal(legal, mask, 0)
+    return _ndarray(_MASK_SHAPE, _INT8, mask)  # a view of the array: the cheapest way numpy offers
+
+
+def mark_legal(legal: Iterable[Action], out: Any, at: int) -> None:
+    """Set ``out[at + index]`` to 1 for every legal action (``out`` a zeroed int8 buffer: a
+    mask, or a row of a batch's masks)."""
     index = _INDEX
     for a in legal:
         i = index.get(a)
         if i is None:
             i = action_index(a)  # pon/kong without a tile, or an action outside the space: raises
-        mask[i] = 1
-    return np.frombuffer(mask, dtype=np.int8)
+        out[at + i] = 1
 
 
 # ---- the observation ------------------------------------------------------------------------------
@@ -164,6 +172,7 @@ def _offsets() -> dict[str, tuple[int, int, tuple[int, ...]]]:
 
 OFFSETS = _offsets()
 OBS_SIZE = max(end for _, end, _ in OFFSETS.values())
+_OBS_SHAPE = (OBS_SIZE,)
 _O = {name: start for name, (start, _, _) in OFFSETS.items()}
 
 
@@ -290,6 +299,10 @@ class Encoder:
         self._flowers = array("f", bytes(4 * 2 * SEATS * 8))
         self._done = [0] * SEATS  # discards written per seat
         self._claimed_done = [0] * SEATS
+        # each seat's concealed counts as floats, and the kinds whose count may have changed since
+        # they were written (None: rewrite them all): a draw or a discard changes one kind
+        self._hands = [array("f", bytes(4 * K)) for _ in range(SEATS)]
+        self._stale: list[list[int] | None] = [None, None, None, None]
         self._hand = -1
         self._events = -1  # len(match.events) at the last pond update: the new events say what changed
         self._zeros = array("f", bytes(4 * OBS_SIZE))
@@ -312,6 +325,7 @@ class Encoder:
             self._flowers = array("f", bytes(4 * 2 * SEATS * 8))
             self._done = [0] * SEATS
             self._claimed_done = [0] * SEATS
+            self._stale = [None, None, None, None]
             self._hand = m.hand_number
             for s in range(SEATS):
                 self._pond(s)
@@ -321,21 +335,46 @@ class Encoder:
         # within a hand the new events say whose block changed, so one seat is read rather than four:
         # a discard (its pond), a claim (the target's pond, the claimer's melds), a kong (its melds:
         # made when the replacement is drawn, after any rob window), a flower laid aside (MCR)
+        # A plain draw or a discard also names the one kind whose count changed; after any other
+        # event of a seat (a claim, a kong made at its replacement draw, a flower) its counts are
+        # all rewritten.  Counts change only with an event: a kong's tiles leave the hand when the
+        # replacement is drawn, after any rob window.
+        stale = self._stale
+        done = self._done
+        disc = self._disc
         for k in range(start, n_events):
             ev = events[k]
             t = ev["type"]
-            if t == "dahai":
-                self._pond(ev["actor"])
+            if t == "dahai":  # the seat's next discard (the pond's one append), written in place
+                s = ev["actor"]
+                kind = _TEXT_KIND[ev["pai"]]
+                n = done[s]
+                if n < MAX_DISCARDS:
+                    disc[s * MAX_DISCARDS + n] = disc[(s + SEATS) * MAX_DISCARDS + n] = kind + 1
+                done[s] = n + 1
+                ks = stale[s]
+                if ks is not None:
+                    ks.append(kind)
             elif t == "tsumo":
-                if ev["replacement"]:
-                    self._meld_block(ev["actor"])
+                s = ev["actor"]
+                drawn = _TEXT_KIND.get(ev["pai"])
+                if ev["replacement"] or drawn is None:  # a kong made, or a flower drawn (MCR)
+                    self._meld_block(s)
+                    stale[s] = None
+                else:
+                    ks = stale[s]
+                    if ks is not None:
+                        ks.append(drawn)
             elif t in _CLAIM_EVENTS:
                 self._pond(ev["target"])
                 self._meld_block(ev["actor"])
+                stale[ev["actor"]] = None
             elif t == "ankan" or t == "kakan":
                 self._meld_block(ev["actor"])
+                stale[ev["actor"]] = None
             elif t == "flower":
                 self._flower_block(ev["actor"])
+                stale[ev["actor"]] = None
 
     def _meld_block(self, s: int) -> None:
         """Seat ``s``'s melds in order: type code and lowest kind + 1 (both copies)."""
@@ -378,6 +417,11 @@ class Encoder:
 
     def encode(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` now (a new array)."""
+        return _ndarray(_OBS_SHAPE, _FLOAT32, self.vector(seat))
+
+    def vector(self, seat: int) -> array[float]:
+        """The same vector as an ``array.array("f")`` (a new one): what a batch copies into its
+        buffer without a numpy array per table."""
         m = self.m
         phase = m.phase
         if phase in _AT_TABLE:
@@ -398,7 +442,7 @@ class Encoder:
         if not m.is_over and (m.window is None or seat == m.actor):  # another seat's window hides who is asked
             v[_TO_ACT + (m.actor - seat) % SEATS] = 1
         v[_PHASE_AT[phase]] = 1
-        return np.frombuffer(v, dtype=np.float32)
+        return v
 
     def _fixed(self, v: array[float], seat: int, at_table: bool) -> None:
         """The fields that do not change while a hand is played."""
@@ -436,7 +480,18 @@ class Encoder:
         fam = self._family
         seats = m.seats
         st = seats[seat]
-        _PACK_HAND.pack_into(v, 0, *st.counts)  # the concealed tiles per kind (_HAND is 0)
+        self._sync_blocks()
+        counts = st.counts
+        hand = self._hands[seat]
+        ks = self._stale[seat]
+        if ks is None:
+            _PACK_HAND.pack_into(hand, 0, *counts)
+            self._stale[seat] = []
+        elif ks:
+            for k in ks:
+                hand[k] = counts[k]
+            ks.clear()
+        v[_HAND:_HAND + K] = hand  # the concealed tiles per kind
         if m.actor == seat and m.last_draw is not None and phase == "turn":
             v[_DRAWN + m.last_draw] = 1
         if m.pending is not None:
@@ -449,7 +504,6 @@ class Encoder:
         # the seats as this one sees them: itself, then play order
         s1, s2, s3 = seats[(seat + 1) % SEATS], seats[(seat + 2) % SEATS], seats[(seat + 3) % SEATS]
         _PACK_SEATS.pack_into(v, 4 * _HSIZE, len(st.hand), len(s1.hand), len(s2.hand), len(s3.hand))
-        self._sync_blocks()
         a = seat * _MELD_BLOCK
         v[_MELDS:_DISC] = self._melds[a:a + SEATS * _MELD_BLOCK]
         a = seat * MAX_DISCARDS

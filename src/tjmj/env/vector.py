@@ -23,7 +23,7 @@ import numpy as np
 from ..game import Match
 from ..rules import Rules
 from .aec import default_action, make_rules
-from .codec import ACTION_SIZE, OBS_SIZE, Encoder, action_mask, decode_action
+from .codec import ACTION_SIZE, OBS_SIZE, Encoder, decode_action, mark_legal
 
 __all__ = ["VectorTables"]
 
@@ -56,15 +56,22 @@ class VectorTables:
             self.encoders.append(Encoder(m))
 
     def _batch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        obs = np.empty((self.n, OBS_SIZE), dtype=np.float32)
-        mask = np.zeros((self.n, ACTION_SIZE), dtype=np.int8)
-        seat = np.empty(self.n, dtype=np.int64)
-        for i, (m, enc) in enumerate(zip(self.matches, self.encoders, strict=True)):
+        # each table's vector is joined into one new buffer and its mask marked straight into
+        # another: no numpy array per table (each would cost more than the copy)
+        n = self.n
+        rows = []
+        masks = bytearray(n * ACTION_SIZE)
+        seats = [0] * n
+        at = 0
+        for i, m in enumerate(self.matches):
             s = m.to_act
-            seat[i] = s
-            obs[i] = enc.encode(s)
-            mask[i] = action_mask(m.legal_actions(s))
-        return obs, mask, seat
+            seats[i] = s
+            rows.append(self.encoders[i].vector(s))
+            mark_legal(m.legal_actions(s), masks, at)
+            at += ACTION_SIZE
+        obs = np.frombuffer(bytearray().join(rows), dtype=np.float32).reshape(n, OBS_SIZE)
+        mask = np.frombuffer(masks, dtype=np.int8).reshape(n, ACTION_SIZE)
+        return obs, mask, np.array(seats, dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start ``n`` new matches: (observations, action masks, deciding seats)."""
@@ -81,19 +88,22 @@ class VectorTables:
             raise ValueError(f"one action per table: {self.n} expected, {len(actions)} given")
         rewards = np.zeros((self.n, 4), dtype=np.float32)
         done = np.zeros(self.n, dtype=bool)
+        chosen = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         for i, m in enumerate(self.matches):
             s = m.to_act
             legal = m.legal_actions(s)
-            act = decode_action(int(actions[i]), legal)
+            act = decode_action(int(chosen[i]), legal)
             if act is None:
                 self.illegal += 1
                 act = default_action(m, s, legal)
             start = len(m.events)
+            hand = m.hand_number
             m.apply(s, act)
-            for ev in m.events[start:]:
-                if ev["type"] == "end_kyoku":
-                    rewards[i] += ev["deltas"]
-                    self.hands_played += 1
+            if m.hand_number != hand or m.is_over:  # a hand ended: its end_kyoku is among the new events
+                for ev in m.events[start:]:
+                    if ev["type"] == "end_kyoku":
+                        rewards[i] += ev["deltas"]
+                        self.hands_played += 1
             if m.is_over:
                 done[i] = True
                 self.matches_played += 1
