@@ -172,10 +172,11 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             for a in self.rewards:
                 self.rewards[a] = 0.0
             self._rewarded = False
-        for a in self._informed:  # and last step's infos
-            if a in self.infos:
-                self.infos[a] = {}
-        self._informed = []
+        if self._informed:  # and last step's infos
+            for a in self._informed:
+                if a in self.infos:
+                    self.infos[a] = {}
+            self._informed = []
         legal = m.legal_actions(seat)
         act = decode_action(int(action), legal) if action is not None else None
         if act is None:
@@ -202,8 +203,9 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             for a in self.agents:
                 self.truncations[a] = True
         else:
-            self.agent_selection = AGENTS[m.to_act]
-            self._set_info()
+            self.agent_selection = AGENTS[m.actor]  # (to_act, the match not being over)
+            if self.raw_obs:
+                self._set_info()
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":

@@ -97,7 +97,12 @@ _MASK_SHAPE = (ACTION_SIZE,)
 def action_mask(legal: Iterable[Action]) -> np.ndarray:
     """1 at the index of every legal action, 0 elsewhere (int8, ``ACTION_SIZE`` long)."""
     mask = array("b", _NO_ACTIONS)  # an array's items are cheaper to set than a numpy array's
-    mark_legal(legal, mask, 0)
+    index = _INDEX
+    for a in legal:  # (mark_legal's loop, written out: a call per decision is measurable here)
+        i = index.get(a)
+        if i is None:
+            i = action_index(a)  # pon/kong without a tile, or an action outside the space: raises
+        mask[i] = 1
     return _ndarray(_MASK_SHAPE, _INT8, mask)  # a view of the array: the cheapest way numpy offers
 
 
@@ -276,14 +281,24 @@ assert _HAND == 0  # the encoder counts a hand tile at its kind index
 # write per item costs more than the whole pack
 _PACK_HAND = struct.Struct(f"{K}f")
 _PACK_SEATS = struct.Struct(f"{SEATS}f")
-_CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))
-_MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest kind + 1) per meld  # the events that mark the target's discard claimed
+_CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))  # the events that mark the target's discard claimed
+_MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest kind + 1) per meld
+_POND = SEATS * MAX_DISCARDS
+_MELD_ROW = SEATS * _MELD_BLOCK
+_FLOWER_ROW = SEATS * 8
+
+
+def _doubled(per_seat: int) -> array[float]:
+    """A zeroed block of ``per_seat`` floats per seat, the four seats twice over: the seats as
+    seat ``s`` sees them (itself, then play order) are the one slice from ``s * per_seat``."""
+    return array("f", bytes(4 * 2 * SEATS * per_seat))
 
 
 class Encoder:
     """The fast form of :func:`encode_observation` for one match: reads the engine's state where
-    the observation does, keeping each seat's pond, melds and flowers (which only grow during a
-    hand) between calls, brought up to date from the new events.
+    the observation does, keeping what changes only with an event — each seat's pond, melds,
+    flowers, hand size and flags (小相公, 混儿悠, claims), and concealed counts — between calls,
+    brought up to date from the new events.
 
     The vector is written into an ``array.array`` and handed out as a numpy view of it: an item
     written to an array costs a tenth of one written to a numpy array, and the view copies nothing."""
@@ -291,57 +306,55 @@ class Encoder:
     def __init__(self, match: Match) -> None:
         self.m = match
         self._family = match.rules.family
-        # discards (kind + 1) and claimed flags per seat, the four seats twice over, so that the
-        # seats as one seat sees them (itself first) are one plain slice
-        self._disc = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
-        self._claimed = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
-        self._melds = array("f", bytes(4 * 2 * SEATS * _MELD_BLOCK))  # melds and flowers likewise
-        self._flowers = array("f", bytes(4 * 2 * SEATS * 8))
+        self._hand = -1  # the hand the kept blocks are of
+        self._events = -1  # len(match.events) when they were last brought up to date
+        self._zeros = array("f", bytes(4 * OBS_SIZE))
+        self._templates: list[array[float] | None] = [None, None, None, None]  # per seat, see vector
+        self._template_hand = -1
+        self._new_hand()
+
+    def _new_hand(self) -> None:
+        # discards (kind + 1) and claimed flags, melds, flowers, hand sizes and the family's seat
+        # flags, each the four seats twice over (_doubled)
+        self._disc = _doubled(MAX_DISCARDS)
+        self._claimed = _doubled(MAX_DISCARDS)
+        self._melds = _doubled(_MELD_BLOCK)
+        self._flowers = _doubled(8)
+        self._sizes = _doubled(1)
+        self._flags_a = _doubled(1)  # Tianjin: 小相公 (R2); Beijing: 混儿悠 (B3)
+        self._flags_b = _doubled(1)  # Beijing: chi/pon made (B3)
         self._done = [0] * SEATS  # discards written per seat
         self._claimed_done = [0] * SEATS
         # each seat's concealed counts as floats, and the kinds whose count may have changed since
         # they were written (None: rewrite them all): a draw or a discard changes one kind
         self._hands = [array("f", bytes(4 * K)) for _ in range(SEATS)]
         self._stale: list[list[int] | None] = [None, None, None, None]
-        self._hand = -1
-        self._events = -1  # len(match.events) at the last pond update: the new events say what changed
-        self._zeros = array("f", bytes(4 * OBS_SIZE))
-        self._templates: list[array[float] | None] = [None, None, None, None]  # per seat, see encode
-        self._template_hand = -1
 
     def _sync_blocks(self) -> None:
-        """Bring the kept per-seat blocks (ponds, melds, flowers) up to date with the match."""
+        """Bring the kept per-seat blocks up to date with the match."""
         m = self.m
         events = m.events
         n_events = len(events)
         start = self._events
-        if n_events == start:
-            return
         self._events = n_events
         if m.hand_number != self._hand or start < 0:  # a new hand: empty blocks, then every seat's
-            self._disc = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
-            self._claimed = array("f", bytes(4 * 2 * SEATS * MAX_DISCARDS))
-            self._melds = array("f", bytes(4 * 2 * SEATS * _MELD_BLOCK))
-            self._flowers = array("f", bytes(4 * 2 * SEATS * 8))
-            self._done = [0] * SEATS
-            self._claimed_done = [0] * SEATS
-            self._stale = [None, None, None, None]
+            self._new_hand()
             self._hand = m.hand_number
             for s in range(SEATS):
                 self._pond(s)
                 self._meld_block(s)
                 self._flower_block(s)
+                self._seat_row(s)
             return
-        # within a hand the new events say whose block changed, so one seat is read rather than four:
-        # a discard (its pond), a claim (the target's pond, the claimer's melds), a kong (its melds:
-        # made when the replacement is drawn, after any rob window), a flower laid aside (MCR)
-        # A plain draw or a discard also names the one kind whose count changed; after any other
-        # event of a seat (a claim, a kong made at its replacement draw, a flower) its counts are
-        # all rewritten.  Counts change only with an event: a kong's tiles leave the hand when the
-        # replacement is drawn, after any rob window.
+        # Within a hand the new events say whose blocks changed, so one seat is read rather than
+        # four.  A plain draw or a discard changes the seat's hand size by one and names the one
+        # kind whose count changed; after any other event of a seat (a claim, a kong made at its
+        # replacement draw, a flower) its counts and row are read again.  Counts change only with
+        # an event: a kong's tiles leave the hand when the replacement is drawn, after any rob window.
         stale = self._stale
         done = self._done
         disc = self._disc
+        sizes = self._sizes
         for k in range(start, n_events):
             ev = events[k]
             t = ev["type"]
@@ -352,29 +365,48 @@ class Encoder:
                 if n < MAX_DISCARDS:
                     disc[s * MAX_DISCARDS + n] = disc[(s + SEATS) * MAX_DISCARDS + n] = kind + 1
                 done[s] = n + 1
+                sizes[s] = sizes[s + SEATS] = sizes[s] - 1
                 ks = stale[s]
                 if ks is not None:
                     ks.append(kind)
+                if ev["wild"] or "hunyou" in ev:  # 小相公 (R2) or 混儿悠 (B3) may be new
+                    self._seat_row(s)
             elif t == "tsumo":
                 s = ev["actor"]
                 drawn = _TEXT_KIND.get(ev["pai"])
                 if ev["replacement"] or drawn is None:  # a kong made, or a flower drawn (MCR)
                     self._meld_block(s)
+                    self._seat_row(s)
                     stale[s] = None
                 else:
+                    sizes[s] = sizes[s + SEATS] = sizes[s] + 1
                     ks = stale[s]
                     if ks is not None:
                         ks.append(drawn)
             elif t in _CLAIM_EVENTS:
+                s = ev["actor"]
                 self._pond(ev["target"])
-                self._meld_block(ev["actor"])
-                stale[ev["actor"]] = None
-            elif t == "ankan" or t == "kakan":
-                self._meld_block(ev["actor"])
-                stale[ev["actor"]] = None
-            elif t == "flower":
-                self._flower_block(ev["actor"])
-                stale[ev["actor"]] = None
+                self._meld_block(s)
+                self._seat_row(s)
+                stale[s] = None
+            elif t == "ankan" or t == "kakan" or t == "flower":
+                s = ev["actor"]
+                self._meld_block(s)
+                self._flower_block(s)
+                self._seat_row(s)
+                stale[s] = None
+
+    def _seat_row(self, s: int) -> None:
+        """Seat ``s``'s hand size and family flags (both copies)."""
+        st = self.m.seats[s]
+        b = s + SEATS
+        self._sizes[s] = self._sizes[b] = len(st.hand)
+        fam = self._family
+        if fam == "tianjin":
+            self._flags_a[s] = self._flags_a[b] = st.xiaoxianggong  # type: ignore[attr-defined]
+        elif fam == "beijing":
+            self._flags_a[s] = self._flags_a[b] = st.hunyou  # type: ignore[attr-defined]
+            self._flags_b[s] = self._flags_b[b] = st.claims  # type: ignore[attr-defined]
 
     def _meld_block(self, s: int) -> None:
         """Seat ``s``'s melds in order: type code and lowest kind + 1 (both copies)."""
@@ -435,12 +467,56 @@ class Encoder:
                 t = self._templates[seat] = array("f", self._zeros)
                 self._fixed(t, seat, True)
             v = array("f", t)
-            self._table(v, seat)
+            # -- the fields of a hand in play that change as it is played
+            if len(m.events) != self._events:
+                self._sync_blocks()
+            counts = m.seats[seat].counts
+            hand = self._hands[seat]
+            ks = self._stale[seat]
+            if ks is None:
+                _PACK_HAND.pack_into(hand, 0, *counts)
+                self._stale[seat] = []
+            elif ks:
+                for k in ks:
+                    hand[k] = counts[k]
+                ks.clear()
+            v[_HAND:_HAND + K] = hand  # the concealed tiles per kind
+            actor = m.actor
+            if phase == "turn" and actor == seat and m.last_draw is not None:
+                v[_DRAWN + m.last_draw] = 1
+            w = m.window
+            if w is not None:
+                v[_WFROM + (w.source - seat) % SEATS] = 1
+                v[_WKIND + (0 if w.kind == "discard" else 1)] = 1
+                if seat in w.order and seat not in w.answers:
+                    v[_ASKED] = 1
+            if m.pending is not None:
+                v[_CLAIMABLE + m.pending[1]] = 1
+            # the seats as this one sees them: itself, then play order (one slice of each block)
+            v[_MELDS:_DISC] = self._melds[seat * _MELD_BLOCK:seat * _MELD_BLOCK + _MELD_ROW]
+            a = seat * MAX_DISCARDS
+            v[_DISC:_CLAIMED] = self._disc[a:a + _POND]
+            v[_CLAIMED:_HSIZE] = self._claimed[a:a + _POND]
+            v[_HSIZE:_HSIZE + SEATS] = self._sizes[seat:seat + SEATS]
+            v[_WALL] = m._wall_left()
+            fam = self._family
+            if fam == "tianjin":
+                v[_XXG:_XXG + SEATS] = self._flags_a[seat:seat + SEATS]
+            elif fam == "beijing":
+                v[_HUNYOU:_HUNYOU + SEATS] = self._flags_a[seat:seat + SEATS]
+                v[_CLAIMS:_CLAIMS + SEATS] = self._flags_b[seat:seat + SEATS]
+                v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
+                v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
+                v[_PASSED] = m.seats[seat].passed_win  # type: ignore[attr-defined]
+            else:
+                v[_FLOWERS:_FLOWERS + _FLOWER_ROW] = self._flowers[seat * 8:seat * 8 + _FLOWER_ROW]
+            if w is None or seat == actor:  # another seat's window hides who is asked
+                v[_TO_ACT + (actor - seat) % SEATS] = 1
         else:
             v = array("f", self._zeros)
             self._fixed(v, seat, False)
-        if not m.is_over and (m.window is None or seat == m.actor):  # another seat's window hides who is asked
-            v[_TO_ACT + (m.actor - seat) % SEATS] = 1
+            if not m.is_over:
+                v[_TO_ACT + (m.actor - seat) % SEATS] = 1
         v[_PHASE_AT[phase]] = 1
         return v
 
@@ -471,55 +547,3 @@ class Encoder:
             ind = m.indicator  # type: ignore[attr-defined]
             if ind is not None:
                 v[_IND + ind] = 1
-
-    def _table(self, v: array[float], seat: int) -> None:
-        """The fields of a hand in play that change as it is played."""
-        m = self.m
-        phase = m.phase
-        w = m.window
-        fam = self._family
-        seats = m.seats
-        st = seats[seat]
-        self._sync_blocks()
-        counts = st.counts
-        hand = self._hands[seat]
-        ks = self._stale[seat]
-        if ks is None:
-            _PACK_HAND.pack_into(hand, 0, *counts)
-            self._stale[seat] = []
-        elif ks:
-            for k in ks:
-                hand[k] = counts[k]
-            ks.clear()
-        v[_HAND:_HAND + K] = hand  # the concealed tiles per kind
-        if m.actor == seat and m.last_draw is not None and phase == "turn":
-            v[_DRAWN + m.last_draw] = 1
-        if m.pending is not None:
-            v[_CLAIMABLE + m.pending[1]] = 1
-        if w is not None:
-            v[_WFROM + (w.source - seat) % SEATS] = 1
-            v[_WKIND + (0 if w.kind == "discard" else 1)] = 1
-            if seat in w.order and seat not in w.answers:
-                v[_ASKED] = 1
-        # the seats as this one sees them: itself, then play order
-        s1, s2, s3 = seats[(seat + 1) % SEATS], seats[(seat + 2) % SEATS], seats[(seat + 3) % SEATS]
-        _PACK_SEATS.pack_into(v, 4 * _HSIZE, len(st.hand), len(s1.hand), len(s2.hand), len(s3.hand))
-        a = seat * _MELD_BLOCK
-        v[_MELDS:_DISC] = self._melds[a:a + SEATS * _MELD_BLOCK]
-        a = seat * MAX_DISCARDS
-        b = a + SEATS * MAX_DISCARDS
-        v[_DISC:_CLAIMED] = self._disc[a:b]
-        v[_CLAIMED:_HSIZE] = self._claimed[a:b]
-        v[_WALL] = m._wall_left()
-        if fam == "tianjin":
-            _PACK_SEATS.pack_into(v, 4 * _XXG, st.xiaoxianggong, s1.xiaoxianggong,  # type: ignore[attr-defined]
-                                  s2.xiaoxianggong, s3.xiaoxianggong)  # type: ignore[attr-defined]
-        elif fam == "beijing":
-            _PACK_SEATS.pack_into(v, 4 * _HUNYOU, st.hunyou, s1.hunyou, s2.hunyou, s3.hunyou)  # type: ignore[attr-defined]
-            _PACK_SEATS.pack_into(v, 4 * _CLAIMS, st.claims, s1.claims, s2.claims, s3.claims)  # type: ignore[attr-defined]
-            v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
-            v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
-            v[_PASSED] = st.passed_win  # type: ignore[attr-defined]
-        else:
-            a = seat * 8
-            v[_FLOWERS:_FLOWERS + SEATS * 8] = self._flowers[a:a + SEATS * 8]
