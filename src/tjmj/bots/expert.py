@@ -43,7 +43,7 @@ from .baseline import _discard_key, _discard_shanten, shanten_fast
 from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
-__all__ = ["ExpertBot", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS"]
+__all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS"]
 
 DISCARDS = 3  # discards searched besides the default: the best by the rollout policy's ranking
 Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
@@ -248,6 +248,7 @@ class ExpertBot:
         self.decision_times: list[float] = []  # seconds, one per decision
         self.searched = 0  # decisions that ran rounds
         self.changed = 0  # ... whose answer differs from strong's
+        self.last_rounds = 0  # the rounds (worlds) of the last searched decision
 
     def __repr__(self) -> str:
         return f"ExpertBot(budget_ms={self.budget_ms}, rollouts={self.rollouts})"
@@ -290,7 +291,7 @@ class ExpertBot:
         m = self._bound(obs, legal)
         if m is None or default.type in _WINS:
             return default
-        cands = self._candidates(m, legal, default)
+        cands = self._candidates(m, self.seat, legal, default)
         if len(cands) == 1:
             return default
         best = self._search(m, cands, random.Random(rng.getrandbits(64)), t0)
@@ -299,14 +300,14 @@ class ExpertBot:
             self.changed += 1
         return best
 
-    def _candidates(self, m: Match, legal: list[Action], default: Action) -> list[Action]:
+    def _candidates(self, m: Match, seat: int, legal: list[Action], default: Action) -> list[Action]:
         """The default first, every action but a discard, and the best few discards."""
         out = [default]
         for a in legal:
             if a.type != "discard" and a not in out:
                 out.append(a)
         if m.phase == "turn":
-            for _, a in ranked_discards(m, self.seat, legal)[: self.discards]:
+            for _, a in ranked_discards(m, seat, legal)[: self.discards]:
                 if a not in out:
                     out.append(a)
         return out
@@ -323,7 +324,11 @@ class ExpertBot:
                 gc.enable()
 
     def _rounds(self, m: Match, cands: list[Action], rng: random.Random, t0: float) -> Action:
-        seat = self.seat
+        found = self._evaluate(m, self.seat, cands, rng, t0)
+        self.last_rounds = found.rounds
+        return cands[found.pick(self.z, self.min_rounds)]
+
+    def _evaluate(self, m: Match, seat: int, cands: list[Action], rng: random.Random, t0: float) -> Search:
         sums = [0.0] * len(cands)
         diff_sq = [0.0] * len(cands)  # of the paired difference with the default (index 0)
         deadline = t0 + self.budget_ms / 1000.0
@@ -354,12 +359,58 @@ class ExpertBot:
                 longest = max(longest, now - r0)
                 if now + longest > deadline:  # the next round could overrun the budget
                     break
-        if rounds < self.min_rounds:
-            return cands[0]
+        return Search(cands, rounds, sums, diff_sq)
+
+    def analyse(self, m: Match, seat: int, rng: random.Random) -> Search | None:
+        """The search of ``seat``'s decision in ``m`` now, with its figures (``None`` when there is
+        nothing to search: one legal action, 坐庄/拉庄, a win ``strong`` takes, one candidate).  The
+        ``search_findings`` benchmark reads it; :meth:`choose` is this plus :meth:`Search.pick`."""
+        if m.is_over or m.to_act != seat or m.phase not in ("turn", "claim", "rob"):
+            return None
+        legal = m.legal_actions(seat)
+        if len(legal) == 1:
+            return None
+        default = self.strong.choose(m.observation(seat), legal, rng)
+        if default.type in _WINS:
+            return None
+        cands = self._candidates(m, seat, legal, default)
+        if len(cands) == 1:
+            return None
+        return self._evaluate(m, seat, cands, random.Random(rng.getrandbits(64)), time.perf_counter())
+
+
+class Search:
+    """One decision's search: the candidates (the default, ``strong``'s choice, first), the rounds
+    played, and per candidate the sum of its score changes and of its squared paired difference with
+    the default over the same worlds."""
+
+    __slots__ = ("candidates", "rounds", "sums", "diff_sq")
+
+    def __init__(self, candidates: list[Action], rounds: int, sums: list[float], diff_sq: list[float]) -> None:
+        self.candidates = candidates
+        self.rounds = rounds
+        self.sums = sums
+        self.diff_sq = diff_sq
+
+    def mean(self, i: int) -> float:
+        """Candidate ``i``'s mean score change."""
+        return self.sums[i] / self.rounds
+
+    def gain(self, i: int) -> tuple[float, float]:
+        """Candidate ``i``'s mean gain over the default and its standard error (paired worlds)."""
+        n = self.rounds
+        gain = (self.sums[i] - self.sums[0]) / n
+        var = max(0.0, self.diff_sq[i] / n - gain * gain) * n / (n - 1) if n > 1 else 0.0
+        return gain, math.sqrt(var / n)
+
+    def pick(self, z: float = Z, min_rounds: int = MIN_ROUNDS) -> int:
+        """The index to play: the best gain that exceeds ``z`` standard errors, after at least
+        ``min_rounds`` rounds; else 0, the default."""
+        if self.rounds < min_rounds:
+            return 0
         best, best_gain = 0, 0.0
-        for i in range(1, len(cands)):
-            gain = (sums[i] - sums[0]) / rounds
-            var = max(0.0, diff_sq[i] / rounds - gain * gain) * rounds / (rounds - 1) if rounds > 1 else 0.0
-            if gain > best_gain and gain > self.z * math.sqrt(var / rounds):
+        for i in range(1, len(self.candidates)):
+            gain, se = self.gain(i)
+            if gain > best_gain and gain > z * se:
                 best, best_gain = i, gain
-        return cands[best]
+        return best
