@@ -648,3 +648,212 @@ def test_expert_bots_search_off_the_event_loop_on_their_own_copies(store: Any) -
     assert len(bound) == 3 and len({b.seat for b in bound}) == 3  # one bot per bot seat
     assert all(b.match is not room.match for b in bound)  # a copy, never the table's match
     assert sum(b.searched for b in bound) > 0  # they searched (not only the strong fallback)
+
+
+# ---- issue 15, part 3: strength levels, and the expert search in the hint ------------------------
+
+
+def test_levels_seat_their_bots_and_bad_names_create_nothing(store: Any) -> None:
+    """``bots`` takes a level (easy, normal, hard, expert) or a bot name; the room reports the bot it
+    seats (and its level); a bad value is a one-line 400 naming it, and no room is made."""
+    from tjmj.web.rooms import LEVELS
+
+    assert LEVELS == {"easy": "greedy", "normal": "baseline", "hard": "strong", "expert": "expert"}
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
+    with TestClient(app) as client:
+        lobby = app.state.lobby
+        for level, bot in LEVELS.items():
+            r = client.post("/api/rooms", json={"name": "Ann", "bots": level})
+            assert r.status_code == 200, r.text
+            info = client.get(f"/api/rooms/{r.json()['room']}").json()
+            assert info["bots"] == bot and info["level"] == level and lobby.get(r.json()["room"]).bot_kind == bot
+        # bot names still work for API users, random too (not in the lobby's select)
+        for bot in ("random", "greedy", "baseline", "strong", "expert"):
+            r = client.post("/api/rooms", json={"name": "Ann", "bots": bot})
+            assert r.status_code == 200 and client.get(f"/api/rooms/{r.json()['room']}").json()["bots"] == bot
+        assert client.get(f"/api/rooms/{r.json()['room']}").json()["level"] == "expert"
+        # a quick match seats three bots of the level, by name
+        d = quick(client, match_hands=1, bots="easy")
+        info = client.get(f"/api/rooms/{d['room']}").json()
+        assert sorted(p["bot"] for p in info["players"] if p["bot"]) == ["greedy"] * 3 and info["level"] == "easy"
+        assert client.post("/api/rooms", json={"name": "Ann"}).json()["room"]  # (the default: hard's strong)
+        before = set(lobby.rooms)
+        for bad in ("genius", "Hard", "", 5, None, ["hard"], "x" * 100, "cmd:python bot.py"):
+            for path in ("/api/rooms", "/api/quick"):
+                r = client.post(path, json={"name": "Ann", "bots": bad})
+                assert r.status_code == 400, (path, bad, r.text)
+                message = r.json()["error"]
+                assert "\n" not in message and "'bots'" in message and repr(bad)[:30] in message, message
+                assert "easy" in message and "random" in message
+        assert set(lobby.rooms) == before  # nothing created
+        # the lobby's listing names the bot, as the room does
+        listed = {e["room"]: e for e in client.get("/api/lobby").json()["open"]}
+        assert all(e["bots"] in ("random", "greedy", "baseline", "strong", "expert") for e in listed.values())
+
+
+def test_the_lobby_select_offers_the_levels_of_the_server() -> None:
+    """The lobby's strength select (static HTML) lists LEVELS in order, hard selected, each option
+    labelled by an i18n key whose texts name the bot it seats, in both languages."""
+    import re
+    from pathlib import Path
+
+    from tjmj.web.rooms import LEVELS
+
+    static = Path(rooms_mod.__file__).with_name("static")
+    html = (static / "index.html").read_text(encoding="utf-8")
+    select = re.search(r'<select name="bots"[^>]*>(.*?)</select>', html, re.DOTALL)
+    assert select, "the lobby has no <select name=\"bots\">"
+    options = re.findall(r'<option value="([^"]+)" data-i18n="([^"]+)"( selected)?>', select.group(1))
+    assert [v for v, _, _ in options] == list(LEVELS)
+    assert [v for v, _, sel in options if sel] == ["hard"]
+    i18n = (static / "i18n.js").read_text(encoding="utf-8")
+    for level, key, _ in options:
+        assert key == f"level_{level}"
+        texts = re.search(rf'^\s*{key}: \["([^"]+)", "([^"]+)"\],$', i18n, re.MULTILINE)
+        assert texts, key
+        assert all(f"{LEVELS[level]}" in x for x in texts.groups()), texts.groups()
+
+
+class _Gate:
+    """A stand-in for the hint's searching bot (rooms.hint_search_bot): the real expert bot, made and
+    bound as the room makes it, whose search in the worker thread may be held until the test lets it
+    go (``hold``), or fails (``fail``); it records each bot made."""
+
+    def __init__(self, *, hold: bool = False, fail: bool = False) -> None:
+        import threading
+
+        self.made: list[Any] = []
+        self.started = threading.Event()
+        self.go = threading.Event()
+        if not hold:
+            self.go.set()
+        self.fail = fail
+
+    def __call__(self, budget_ms: float) -> Any:
+        from tjmj.bots.expert import ExpertBot
+
+        gate = self
+
+        class Held(ExpertBot):
+            def choose(self, obs: dict[str, Any], legal: list[Any], rng: Any) -> Any:
+                gate.started.set()
+                assert gate.go.wait(10)
+                if gate.fail:
+                    raise RuntimeError("a search's bug")
+                return super().choose(obs, legal, rng)
+
+        bot = Held(budget_ms=budget_ms)
+        self.made.append(bot)
+        return bot
+
+
+def _my_turn(ws: Any) -> Msg:
+    state, _ = play(ws, lambda x: x["type"] == "state" and x["obs"]["phase"] == "turn" and x["to_act"] == x["you"])
+    return state
+
+
+def test_the_hint_carries_the_search_pick_computed_on_a_copy_off_the_loop(store: Any, monkeypatch: Any) -> None:
+    """The advisor's hint comes at once; the search's pick follows in ``hint_search`` for the same
+    version: a legal action of the asking seat, by an expert bot bound to a copy of the match and to
+    that seat, in a worker thread (the socket is served while it runs), the room's match unchanged;
+    asked again, the same answer from the cache (one search per seat and state)."""
+    gate = _Gate(hold=True)
+    monkeypatch.setattr(rooms_mod, "hint_search_bot", gate)
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, hint_search_ms=30)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1)
+        room = app.state.lobby.get(d["room"])
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            state = _my_turn(ws)
+            assert state["rules"]["hint_search_ms"] == 30
+            seat = state["you"]
+            events, legal = orjson.dumps(room.match.events), list(room.match.legal_actions(seat))
+            ws.send_json({"type": "hint"})
+            h, seen = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
+            assert h["type"] == "hint" and h["version"] == state["version"] and h["discards"]
+            assert not any(x["type"] == "hint_search" for x in seen)
+            assert gate.started.wait(5)  # the search is running in a worker thread, held there ...
+            ws.send_json({"type": "ping"})  # ... and the event loop still answers
+            assert recv_until(ws, lambda x: x["type"] in ("pong", "hint_search"))[0]["type"] == "pong"
+            ws.send_json({"type": "hint"})  # asked again while it runs: the advisor's part from its cache
+            assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
+            gate.go.set()
+            found, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
+            assert found["type"] == "hint_search" and found["version"] == state["version"], found
+            part = found["search"]
+            assert part["action"] in state["legal"] and part["budget_ms"] == 30 and part["ms"] >= 0
+            assert isinstance(part["searched"], bool) and isinstance(part["changed"], bool)
+            assert part["rounds"] == (gate.made[0].last_rounds if part["searched"] else 0)
+            second, _ = recv_until(ws, lambda x: x["type"] == "hint_search")  # the second ask's answer
+            assert second == found
+            ws.send_json({"type": "hint"})  # once more: both parts from the cache, no new search
+            third, _ = recv_until(ws, lambda x: x["type"] == "hint_search")
+            assert third == found
+            time.sleep(0.05)
+            assert not [x for x in poll(ws) if x["type"] == "hint_search"]  # one answer per ask
+            assert len(gate.made) == 1
+            bot = gate.made[0]
+            assert bot.match is not room.match and bot.seat == seat  # a copy, bound to the asking seat
+            assert orjson.dumps(room.match.events) == events and room.match.legal_actions(seat) == legal
+            assert room.version == state["version"]  # the search changed nothing at the table
+            ws.send_json({"type": "action", "action": part["action"]})  # the pick is playable
+            after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
+            assert after["type"] == "state" and after["version"] > state["version"]
+
+
+def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_it(store: Any,
+                                                                                   monkeypatch: Any) -> None:
+    """A pick for a state gone (the person discarded while it ran) is never sent nor cached; a
+    search that fails sends ``search: null`` and the advisor's hint and the table go on."""
+    gate = _Gate(hold=True)
+    monkeypatch.setattr(rooms_mod, "hint_search_bot", gate)
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, hint_search_ms=30)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1)
+        room = app.state.lobby.get(d["room"])
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            state = _my_turn(ws)
+            seat = state["you"]
+            ws.send_json({"type": "hint"})
+            assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
+            assert gate.started.wait(5)
+            discard = next(a for a in state["legal"] if a.startswith("discard"))
+            ws.send_json({"type": "action", "action": discard})  # the table moves on meanwhile
+            moved, _ = recv_until(ws, lambda x: x["type"] == "state" and x["version"] > state["version"])
+            gate.go.set()
+            deadline = time.monotonic() + 5
+            while room._search_waiting and time.monotonic() < deadline:  # the search has ended
+                time.sleep(0.01)
+            assert not room._search_waiting
+            time.sleep(0.05)
+            late = [x for x in poll(ws) if x["type"] == "hint_search"]
+            assert not late, late  # dropped: never sent for the old state ...
+            assert room._searches.get(seat, (None,))[0] != state["version"]  # ... nor cached
+            ws.send_json({"type": "sync"})  # (the state polled above is sent again, to play on)
+            # a failing search: the hint's advisor part as ever, the search part null, the table goes on
+            gate.fail = True
+            state = _my_turn(ws)
+            ws.send_json({"type": "hint"})
+            h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
+            assert h["type"] == "hint" and h["available"] is True and h["discards"]
+            failed, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
+            assert failed == {"type": "hint_search", "version": state["version"], "search": None}
+            ws.send_json({"type": "action", "action": state["legal"][0]})
+            after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
+            assert after["type"] == "state" and after["version"] > state["version"]
+
+
+def test_hints_without_the_search(store: Any) -> None:
+    """``hint_search_ms=None``: hints are the advisor's alone, and the table says so."""
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, hint_search_ms=None)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1)
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            state = _my_turn(ws)
+            assert state["rules"]["hint_search_ms"] is None
+            ws.send_json({"type": "hint"})
+            assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
+            ws.send_json({"type": "ping"})
+            _, seen = recv_until(ws, lambda x: x["type"] == "pong")
+            time.sleep(0.1)
+            assert not [x for x in seen + poll(ws) if x["type"] == "hint_search"]

@@ -42,8 +42,8 @@ from ..tiles import Flower, Tile
 from .errors import StoreError
 from .listing import LobbyListing
 from .rooms import (
+    HINT_SEARCH_MS,
     MAX_NAME_LEN,
-    ROOM_BOTS,
     Connection,
     Limits,
     Lobby,
@@ -54,6 +54,7 @@ from .rooms import (
     clean_name,
     frames,
     player_id,
+    room_bot,
 )
 
 __all__ = ["SECURITY_HEADERS", "create_app"]
@@ -216,8 +217,9 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
         rules = Rules.preset(preset, **overrides)
     except (RulesError, TypeError, ValueError) as e:
         raise LobbyError(400, str(e)) from None
-    # the strongest by default: most games are one person against bots
-    bots = _choice(data.get("bots", "strong"), "bots", ROOM_BOTS)
+    # a level (easy … expert) or a bot name; the ``hard`` level's strong bot by default: most games
+    # are one person against bots, and it gives a good game at once (expert thinks longer)
+    bots = room_bot(data.get("bots", "strong"))
     timer: Any = data.get("timer_s", default_timer) if "timer_s" in data else default_timer
     if timer in (None, 0):
         timer = None
@@ -325,7 +327,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
                next_delay: float = 8.0, rate_limit: tuple[int, float] | None = None,
                limits: Limits | None = None, allowed_origins: Iterable[str] = (),
                trusted_proxies: Iterable[str] | None = None, match_factory: MatchFactory | None = None,
-               bot_factory: Callable[[str], Bot] | None = None) -> Starlette:
+               bot_factory: Callable[[str], Bot] | None = None,
+               hint_search_ms: float | None = HINT_SEARCH_MS) -> Starlette:
     """The web table.
 
     ``store``: a :class:`tjmj.web.store.Store` (or anything with its methods); None opens
@@ -340,7 +343,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     (``tjmj serve`` leaves this to uvicorn's ``--forwarded-allow-ips``).  ``match_factory(rules,
     seed, names)`` and ``bot_factory(name)``: how rooms make their match and their bots, for tests
     that script a game (a scripted wall, bots that play a plan); the defaults are
-    ``Match(rules, seed=seed, names=names)`` and :func:`tjmj.bots.make_bot`.
+    ``Match(rules, seed=seed, names=names)`` and :func:`tjmj.bots.make_bot`.  ``hint_search_ms``:
+    the budget of the expert search a hint carries besides the advisor's figures (None: no search).
     """
     own_store = store is None
     lobby_box: dict[str, Lobby] = {}
@@ -359,7 +363,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
             store = Store()
         lb = Lobby(store, bot_delay=bot_delay, timer=timer, next_delay=next_delay, rate_limit=rate_limit,
-                   limits=limits, match_factory=match_factory, bot_factory=bot_factory)
+                   limits=limits, match_factory=match_factory, bot_factory=bot_factory,
+                   hint_search_ms=hint_search_ms)
         lobby_box["lobby"] = lb
         app.state.lobby = lb
         app.state.store = store

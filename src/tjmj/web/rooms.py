@@ -44,7 +44,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import orjson
 
@@ -59,7 +59,12 @@ from ..tiles import TILE_TEXT, Tile
 from ..wall import SEATS
 from .errors import PLAYER_ID_RE, DatabaseLost, LeaseLost
 
+if TYPE_CHECKING:
+    from ..bots.expert import ExpertBot
+
 __all__ = [
+    "HINT_SEARCH_MS",
+    "LEVELS",
     "Bucket",
     "Buckets",
     "Connection",
@@ -80,6 +85,7 @@ __all__ = [
     "mcr_win_detail",
     "payment_formula",
     "rebuild",
+    "room_bot",
     "settlement_message",
     "tianjin_payments_detail",
     "token_hash",
@@ -90,6 +96,14 @@ log = logging.getLogger("tjmj.web")
 # the bots a room may seat: those of BOT_NAMES, which decide from the observation, and ``expert``,
 # which searches on a copy of the room's match in a worker thread (Room._search), off the event loop
 ROOM_BOTS: tuple[str, ...] = (*BOT_NAMES, "expert")
+# the lobby's bot levels and the bot each seats: said here only (the lobby's select lists them, as
+# tests/test_web.py checks; rooms report the level of their bot).  ``bots`` in the API takes a level
+# or a bot name of ROOM_BOTS (``random`` is offered by the API only)
+LEVELS: dict[str, str] = {"easy": "greedy", "normal": "baseline", "hard": "strong", "expert": "expert"}
+LEVEL_OF: dict[str, str] = {bot: level for level, bot in LEVELS.items()}
+# the time the expert search behind a hint may take (ms): shorter than a bot seat's 200 ms, since a
+# person is waiting for it; Lobby(hint_search_ms=None) gives hints without the search part
+HINT_SEARCH_MS = 100.0
 
 T = TypeVar("T")
 # (rules, seed, names by player) -> the match a room plays; the default is Match(rules, seed, names)
@@ -169,6 +183,19 @@ class LobbyError(Exception):
         self.status = status
         self.message = message
         self.retry_after = retry_after
+
+
+def room_bot(value: Any) -> str:
+    """The bot a room seats for ``bots``: a level of :data:`LEVELS` (``hard`` → ``strong``) or a bot
+    name of :data:`ROOM_BOTS` as it is; anything else is a 400 that names the value."""
+    if isinstance(value, str):
+        if value in LEVELS:
+            return LEVELS[value]
+        if value in ROOM_BOTS:
+            return value
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise LobbyError(400, f"'bots' must be a level ({', '.join(LEVELS)}) or a bot ({', '.join(ROOM_BOTS)}), "
+                          f"not {shown}")
 
 
 def token_hash(token: str) -> str:
@@ -429,6 +456,14 @@ def _beijing_hint(m: Match, seat: int, rules: BeijingRules) -> list[dict[str, An
         out.append(entry)
     out.sort(key=lambda e: e["rank"])
     return out
+
+
+def hint_search_bot(budget_ms: float) -> ExpertBot:
+    """The searching bot behind a hint's search part: a fresh :class:`tjmj.bots.expert.ExpertBot` per
+    search (two searches of one seat may overlap in the worker threads, and a bot holds its match)."""
+    from ..bots.expert import ExpertBot  # the search is only needed when someone asks
+
+    return ExpertBot(budget_ms=budget_ms)
 
 
 def hint_available(rules: Rules) -> bool:
@@ -1232,6 +1267,9 @@ class Room:
         self._bots: dict[str, Bot] = {}
         self._hints: dict[int, tuple[int, list[dict[str, Any]]]] = {}  # seat -> (version, hint)
         self._hint_waiting: dict[tuple[int, int], list[Connection]] = {}  # (seat, version) -> who asked
+        # the expert search of a hint: seat -> (version, its part, or None when it failed), and who waits
+        self._searches: dict[int, tuple[int, dict[str, Any] | None]] = {}
+        self._search_waiting: dict[tuple[int, int], list[Connection]] = {}
         self._wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         self.background: set[asyncio.Task[Any]] = set()
@@ -1293,6 +1331,7 @@ class Room:
             ],
             "rules": self.rules.to_dict(),
             "bots": self.bot_kind,
+            "level": LEVEL_OF.get(self.bot_kind),  # the lobby's level of that bot (None: random)
             "timer_s": self.timer_s,
             "bot_speed": self.bot_speed,
             "private": self.private,
@@ -1360,6 +1399,7 @@ class Room:
         elif isinstance(r, McrRules):
             out.update(flowers=r.flowers, min_fan=r.min_fan)
         out["hints"] = hint_available(r)
+        out["hint_search_ms"] = self.lobby.hint_search_ms  # a hint's search part follows it (None: none)
         return out
 
     def broadcast(self, make: Callable[[int | None], dict[str, Any] | None]) -> None:
@@ -1594,6 +1634,11 @@ class Room:
         if m.to_act != seat or m.phase != "turn" or self.saving:
             conn.send(error("hints are given on your turn, before a discard", "not_your_turn"))
             return
+        self._advisor_hint(conn, m, seat)
+        self._search_hint(conn, m, seat)  # after: the advisor's part is sent at once, the search's later
+
+    def _advisor_hint(self, conn: Connection, m: Match, seat: int) -> None:
+        """The advisor's part of a hint (``hint``): every discard ranked, with what it waits on."""
         if not hint_available(self.rules):  # the family has no advisor here: say so, guess nothing
             conn.send({"type": "hint", "version": self.version, "discards": [], "available": False})
             return
@@ -1641,6 +1686,64 @@ class Room:
                 c.send(msg)
 
         self.spawn(compute(), "hint")
+
+    def _search_hint(self, conn: Connection, m: Match, seat: int) -> None:
+        """The search's part of a hint (``hint_search``): the expert bot's pick for this decision with
+        the lobby's ``hint_search_ms`` budget, sent when ready.  It searches in a worker thread on a
+        copy of the match (:meth:`Match.clone`, made here), bound to the asking seat, so it sees only
+        what that seat sees (it deals the rest again: :meth:`Match.determinize`).  Dropped if the table
+        moved on meanwhile (the page asks again for the new state); one search per seat and version,
+        however often asked; a failure costs only this part (``search``: null)."""
+        budget = self.lobby.hint_search_ms
+        if budget is None:
+            return
+        version = self.version
+        cached = self._searches.get(seat)
+        if cached is not None and cached[0] == version:
+            conn.send({"type": "hint_search", "version": version, "search": cached[1]})
+            return
+        waiting = self._search_waiting.setdefault((seat, version), [])
+        waiting.append(conn)
+        if len(waiting) > 1:
+            return  # already searching this state
+        try:
+            copy = m.clone()
+            bot = hint_search_bot(budget)
+            bot.set_rules(self.rules)
+            bot.bind(copy, seat)
+            # its own rng, not the room's: the bots play the same whether or not someone asks for hints
+            rng = random.Random(secrets.randbits(64))
+            job: tuple[Any, ...] | None = (bot.choose, copy.observation(seat), list(copy.legal_actions(seat)), rng)
+        except Exception:
+            log.exception("room %s: the hint's search for seat %d failed", self.id, seat)
+            job = None
+
+        async def compute() -> None:
+            part: dict[str, Any] | None = None
+            action: Action | None = None
+            t0 = time.perf_counter()
+            if job is not None:
+                try:
+                    action = await asyncio.get_running_loop().run_in_executor(None, *job)
+                except Exception:  # the search's bug costs the search's part, never the hint or the table
+                    log.exception("room %s: the hint's search for seat %d failed", self.id, seat)
+            waiting = self._search_waiting.pop((seat, version), [])
+            if self.match is not m or self.version != version:
+                return  # the table moved on: this answer is for a state gone (never sent nor kept)
+            if action is not None:
+                if action in m.legal_actions(seat):
+                    part = {"action": str(action), "budget_ms": budget,
+                            "ms": round((time.perf_counter() - t0) * 1000),
+                            "searched": bot.searched > 0, "rounds": bot.last_rounds if bot.searched else 0,
+                            "changed": bot.changed > 0}
+                else:
+                    log.error("room %s: the hint's search chose %r, not legal", self.id, action)
+            self._searches[seat] = (version, part)
+            msg = {"type": "hint_search", "version": version, "search": part}
+            for c in waiting:
+                c.send(msg)
+
+        self.spawn(compute(), "hint-search")
 
     # ---- changing the match ---------------------------------------------------------------
 
@@ -2021,7 +2124,8 @@ class Lobby:
     def __init__(self, store: StoreLike, *, bot_delay: float = 0.4, timer: float | None = None,
                  next_delay: float = 8.0, max_rooms: int | None = None,
                  rate_limit: tuple[int, float] | None = None, limits: Limits | None = None,
-                 match_factory: MatchFactory | None = None, bot_factory: Callable[[str], Bot] | None = None) -> None:
+                 match_factory: MatchFactory | None = None, bot_factory: Callable[[str], Bot] | None = None,
+                 hint_search_ms: float | None = HINT_SEARCH_MS) -> None:
         lim = limits or Limits()
         if rate_limit is not None:  # the per-address bucket stays above the per-seat one
             burst, rate = rate_limit
@@ -2036,6 +2140,7 @@ class Lobby:
         self.match_factory: MatchFactory = match_factory or _new_match
         self.bot_factory: Callable[[str], Bot] = bot_factory or make_bot
         self.bot_delay = max(0.0, bot_delay)
+        self.hint_search_ms = hint_search_ms if hint_search_ms and hint_search_ms > 0 else None
         self.timer = timer
         self.next_delay = next_delay
         self.rooms: dict[str, Room] = {}
@@ -2123,8 +2228,7 @@ class Lobby:
     def create(self, name: str, rules: Rules, *, bots: str = "baseline", timer_s: float | None = None,
                seed: int | None = None, address: str = "", player_id: str | None = None) -> tuple[Room, str]:
         self.check_open()
-        if bots not in ROOM_BOTS:
-            raise LobbyError(400, f"'bots' must be one of {', '.join(ROOM_BOTS)}")
+        bots = room_bot(bots)  # a level or a bot name; the room keeps the bot's name
         lim = self.limits
         unseen = [r for r in self.rooms.values() if not r.seen and r.status in ("waiting", "playing")]
         if address and sum(1 for r in unseen if r.address == address) >= lim.unseen_per_address:

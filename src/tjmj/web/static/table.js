@@ -24,6 +24,7 @@ let seat = loadSeat(room); // {token, player} or null
 let info = null; // the last "room" message
 let state = null; // the last "state" message
 let hints = null; // the last "hint" message
+let hintSearch = null; // the last "hint_search" message: the expert search's pick for that state
 let hintAsked = -1;
 let settlement = null; // on show
 let settlementClosedFor = null;
@@ -220,6 +221,11 @@ function onMessage(msg) {
       renderHints();
       renderHand();
       break;
+    case "hint_search": // the hint's second part, after a short search (it may come before the first)
+      hintSearch = msg;
+      renderHints();
+      renderHand(); // a hand tile's name says when it is the search's pick
+      break;
     case "timed_out": // the turn timer ran out: the bot played this decision for the seat
       toast(t("timed_out", actionText(msg.action || "")), "error");
       announce(t("timed_out", actionText(msg.action || "")));
@@ -391,7 +397,9 @@ function renderWaiting() {
   if (refocus) $("private")?.focus(); // an update re-renders the box: the checkbox keeps its focus
 }
 
-function botName(b) {
+// the room's bots as the lobby named them: the level with its bot (the server says which level)
+function botName(b, level) {
+  if (level) return t(`level_${level}`);
   const key = `bot_${b}`;
   const text = t(key);
   return text === key ? b : text;
@@ -402,7 +410,7 @@ function rulesLine() {
   const r = info.rules;
   const parts = [`${t("preset")}: ${rulesName(r)}`,
     r.match_hands ? tn("hands_n", r.match_hands) : t("full_match"),
-    `${t("bot_strength")}: ${botName(info.bots)}`,
+    `${t("bot_strength")}: ${botName(info.bots, info.level)}`,
     `${t("timer")}: ${info.timer_s ? t("seconds_n", info.timer_s) : t("no_timer")}`];
   return parts.join(" · ");
 }
@@ -704,11 +712,13 @@ function renderHand() {
       const can = discards.has(tile);
       const wild = wilds.includes(tile);
       const h = can ? hintFor(tile) : null;
+      const pick = can && $("hints").checked ? searchPick() : null;
+      const picked = pick && pick.action === `${picking ? "hunyou" : "discard"} ${tile}` ? `. ${t("search_pick")}` : "";
       const words = tileWords(tile, { wild }) + (isDrawn ? `, ${t("drawn")}` : "");
       const btn = el("button", {
         class: `htile${can ? " can" : ""}${can && picking ? " hunyou" : ""}${isDrawn ? " drawn" : ""}${isDrawn && fresh.drawn ? " new" : ""}`,
         type: "button", "data-testid": "hand-tile", "data-tile": tile, tabindex: "-1",
-        "aria-label": can ? `${picking ? t("act_hunyou", words) : t("act_discard", words)}${h && h.summary ? `. ${hintSummary(h)}` : ""}` : words,
+        "aria-label": can ? `${picking ? t("act_hunyou", words) : t("act_discard", words)}${h && h.summary ? `. ${hintSummary(h)}` : ""}${picked}` : words,
         "aria-disabled": can ? null : "true",
       }, tileImg(tile, { size: "lg", wild, decorative: true }));
       if (can) {
@@ -852,11 +862,34 @@ function hintSummary(d) {
   return d.summary || "";
 }
 
+// The search's pick for the state on show: {action, budget_ms, …}; null while it runs or when it failed
+function searchPick() {
+  if (!hintSearch || !state || hintSearch.version !== state.version) return null;
+  return hintSearch.search || null;
+}
+
+// The line with the search's pick (any action: a discard, a kong, a win), or that it is still running
+function searchLine() {
+  if (!state || state.to_act !== me() || state.obs.phase !== "turn" || !state.rules || !state.rules.hint_search_ms) return null;
+  const pick = searchPick();
+  if (pick) {
+    return el("p", { class: "hintsearch", "data-testid": "hint-search", "data-action": pick.action,
+      title: t("search_note", pick.budget_ms) }, t("search_suggests", actionText(pick.action)));
+  }
+  if (hintSearch && hintSearch.version === state.version) return null; // it failed: the advisor's part stands
+  return el("p", { class: "hintsearch muted", "data-testid": "hint-search" }, t("search_pending"));
+}
+
 function renderHints() {
   const panel = $("hintpanel");
   if (!$("hints").checked || me() === null) { panel.hidden = true; return; }
   panel.hidden = false;
   const parts = [el("h3", {}, t("hint_title"))];
+  const line = searchLine();
+  if (line) parts.push(line);
+  const pick = searchPick();
+  // a discard the search picks (a 混儿悠 discards its tile too): its row is marked
+  const pickTile = pick && /^(discard|hunyou) /.test(pick.action) ? pick.action.split(" ")[1] : null;
   if ((hints && hints.available === false) || (state && state.rules && state.rules.hints === false)) {
     parts.push(el("p", { class: "muted small" }, t("hint_unavailable")));
   } else if (!hints || !state || hints.version !== state.version) {
@@ -872,9 +905,11 @@ function renderHints() {
         what = wins.map((w) => el("span", { class: "wait", title: `${w.name} · ${worth(w)} · ${t("live_n", w.live)}` },
           tileImg(w.tile, { size: "xs", decorative: true }), ` ${tileName(w.tile)} ${worthShort(w)} (${t("live_n", w.live)})`));
       } else what = [el("span", { class: "muted" }, d.waits.length ? t("not_win") : t("shanten_n", d.shanten))];
-      parts.push(el("div", { class: "hintrow", "data-tile": d.tile },
+      const picked = d.tile === pickTile;
+      parts.push(el("div", { class: `hintrow${picked ? " pick" : ""}`, "data-tile": d.tile },
         tileImg(d.tile, { size: "sm", wild: d.wild }),
-        el("span", { class: "summary" }, hintSummary(d) || t("discard_this", tileName(d.tile))),
+        el("span", { class: "summary" }, hintSummary(d) || t("discard_this", tileName(d.tile)),
+          picked ? [" ", el("span", { class: "tag pick", title: t("search_note", pick.budget_ms) }, t("search_pick"))] : null),
         el("span", { class: "waits" }, what,
           d.hunyou ? el("span", { class: "tag hunyou", title: t("hunyou_tip") }, t("hunyou_mark")) : null)));
     }
