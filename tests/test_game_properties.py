@@ -423,9 +423,11 @@ def test_illegal_actions_raise_and_change_nothing(name):
             before = snapshot(m)
             seat = m.to_act
             legal = m.legal_actions(seat)
+            assert m.legal_view(seat) == legal and m.legal_view(seat) is m.legal_view(seat)  # no copy
             for other in range(4):
                 if other != seat:
                     assert m.legal_actions(other) == []
+                    assert m.legal_view(other) == []
                     with pytest.raises(IllegalAction):
                         m.apply(other, rng.choice(legal))
             for a in illegal_candidates(m, rng):

@@ -451,6 +451,17 @@ class Match:
             return list(cached[1])
         return list(self._legal_now(seat))
 
+    def legal_view(self, seat: int) -> list[Action]:
+        """:meth:`legal_actions` without the copy: the engine's own cached list, good until the next
+        :meth:`apply`, for a reader that never changes it (the environments' masks, a decision's
+        decode)."""
+        if self.is_over or seat != self.actor:
+            return []
+        cached = self._legal
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        return self._legal_now(seat)
+
     def _legal_now(self, seat: int) -> list[Action]:
         """The legal actions of the seat to act, computed and cached for this version (not a copy)."""
         acts = self._compute_legal(seat)

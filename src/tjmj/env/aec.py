@@ -152,7 +152,7 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
         m = self.match
         assert m is not None
         seat = _SEAT_OF[agent]
-        return {"observation": self.encoder.encode(seat), "action_mask": action_mask(m.legal_actions(seat))}
+        return {"observation": self.encoder.encode(seat), "action_mask": action_mask(m.legal_view(seat))}
 
     def state(self) -> np.ndarray:
         """Every seat's observation vector, stacked (4 × OBS_SIZE): for centralised critics only —
@@ -177,7 +177,7 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
                 if a in self.infos:
                     self.infos[a] = {}
             self._informed = []
-        legal = m.legal_actions(seat)
+        legal = m.legal_view(seat)  # (read only: the engine's own list)
         act = decode_action(int(action), legal) if action is not None else None
         if act is None:
             if self.illegal == "raise":

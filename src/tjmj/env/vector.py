@@ -67,7 +67,7 @@ class VectorTables:
             s = m.to_act
             seats[i] = s
             rows.append(self.encoders[i].vector(s))
-            mark_legal(m.legal_actions(s), masks, at)
+            mark_legal(m.legal_view(s), masks, at)
             at += ACTION_SIZE
         obs = np.frombuffer(bytearray().join(rows), dtype=np.float32).reshape(n, OBS_SIZE)
         mask = np.frombuffer(masks, dtype=np.int8).reshape(n, ACTION_SIZE)
@@ -91,7 +91,7 @@ class VectorTables:
         chosen = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         for i, m in enumerate(self.matches):
             s = m.to_act
-            legal = m.legal_actions(s)
+            legal = m.legal_view(s)  # (read only: the engine's own list)
             act = decode_action(int(chosen[i]), legal)
             if act is None:
                 self.illegal += 1
