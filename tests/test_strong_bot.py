@@ -138,6 +138,30 @@ def test_strong_prefers_winning_waits_to_dead_ones():
         assert ctx.value(nw, ctx.w, ctx.m) <= chosen + 1e-9
 
 
+def test_a_dead_ready_hand_is_valued_by_the_draws_that_revive_it():
+    # wilds 4p/5p.  123m 456s 789s 67m 3z + wild 5p (the 1z is thrown): ready only as 提溜 — the wild
+    # fills 567m/678m, or pairs the 3z — so no legal win (R5, min_fan 2): a dead ready hand.  A 5m or
+    # an 8m completes 567m/678m without the wild; throwing the 3z then leaves 混儿吊 (R5.1: 13 tiles
+    # that win on any draw, ×2): those draws bring the hand back to life, and its value says so.
+    from tjmj.bots.baseline import shanten_fast
+    from tjmj.bots.strong import DEAD_READY, REVIVE
+
+    hand = "123m456s789s67m13z5p"
+    ctx = _Ctx(obs_of(hand))
+    nonwild = list(ctx.nonwild)
+    nonwild[int(Tile.parse("1z"))] -= 1
+    assert shanten_fast(nonwild, ctx.w, ctx.m) == 0
+    full = list(nonwild)
+    for k in ctx.wilds:
+        full[k] = ctx.full[k]
+    assert ctx.win_ev(full, 0) == 0  # dead: every completion is 提溜
+    share = ctx.revive(list(nonwild), ctx.w, ctx.m)
+    m5, m8 = int(Tile.parse("5m")), int(Tile.parse("8m"))
+    assert share >= (ctx.live[m5] + ctx.live[m8]) / ctx.total_live > 0
+    assert share < 1
+    assert ctx.value(list(nonwild), ctx.w, ctx.m) - ctx.shape(nonwild, ctx.w) == pytest.approx(DEAD_READY + REVIVE * share)
+
+
 def test_strong_wins_when_the_wall_is_short():
     hand = "123m678p999p234s4p7z"  # 混儿吊 on 7z: fan 2, the smallest win
     legal = [Action("win")] + discards(hand)

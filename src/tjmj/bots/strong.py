@@ -7,6 +7,10 @@ draws are worth:
 * **ready hands** (shanten 0): the expected fan of one draw, ``Σ live(k) / live · fan(k)`` over the
   kinds ``k`` whose draw wins (:meth:`tjmj.score.Scorer.evaluate` + ``can_win``).  A 混儿吊 waits on
   every tile, so it scores about its fan; a dead ready hand (only 提溜 completions) scores nothing;
+* **dead ready hands** (ready only as 提溜, no legal win): ``−0.8`` plus ``REVIVE`` × the share of
+  live tiles whose draw, with the best discard after it, makes the hand ready for a legal win (the
+  search's findings, issue 15: choosing among dead ready hands by shape alone was strong's costliest
+  habit);
 * **other hands**: ``−shanten`` plus the share of live tiles that lower the shanten (ukeire);
 * **shape terms** on top: 4m/5m/6m kept while holding wilds (捉伍儿), 1–9 straights in progress
   (龙; ×2 in the wilds' suit, 本混儿龙), and late in the hand (short wall) a small cost for discarding
@@ -49,6 +53,7 @@ DECLINE_RATIO = 1.6  # ... and only when the hand kept is worth this many times 
 
 # the weights of the value of a 13-tile hand (in fan per draw for ready hands)
 DEAD_READY = -0.8  # a ready hand whose completions all score below min_fan (提溜)
+REVIVE = 0.5  # × the share of live tiles whose draw (and the best discard) makes a dead ready hand live
 READY_BASE = -0.6  # a ready hand: this plus its expected fan per draw
 UKEIRE = 0.15  # × the share of live tiles that improve a not-ready hand
 FIVE_BONUS = 0.06  # each of 4m/5m/6m kept while holding a wild (捉伍儿)
@@ -61,6 +66,22 @@ def _scorer(indicator: str, n_wilds: int) -> Scorer:
     rules = CLASSIC if n_wilds == CLASSIC.wild_kinds else CLASSIC.replace(wild_kinds=n_wilds)
     assert isinstance(rules, TianjinRules)
     return Scorer(indicator, rules)
+
+
+@lru_cache(maxsize=1 << 16)
+def _winning_kinds(sc: Scorer, full13: tuple[int, ...], n_melds: int, gold: int) -> tuple[int, ...]:
+    """The kinds whose draw wins this 13-tile concealed hand with a legal fan (R5), live or not:
+    remembered, since the hands ``revive`` judges come back from decision to decision."""
+    full = list(full13)
+    out = []
+    for k in range(34):
+        full[k] += 1
+        if sc.is_complete(full):
+            r = sc.evaluate(full, k, n_melds, gold)
+            if r is not None and sc.can_win(r[0], r[1]):
+                out.append(k)
+        full[k] -= 1
+    return tuple(out)
 
 
 def _meld_kind_and_size(text: str) -> tuple[int, int, bool]:
@@ -88,6 +109,7 @@ class _Ctx:
         "wall_left",
         "can_win",
         "wild_suit",
+        "judged",
     )
 
     def __init__(self, obs: dict[str, Any]) -> None:
@@ -125,6 +147,7 @@ class _Ctx:
         self.wall_left = obs.get("wall_left", 100)
         w0 = self.wilds[0]
         self.wild_suit = w0 // 9 if w0 < 27 else -1
+        self.judged: dict[tuple[int, ...], bool] = {}  # see revive
 
     # ---- values ------------------------------------------------------------------------
 
@@ -146,6 +169,64 @@ class _Ctx:
                     ev += n * r[0]
             full13[k] -= 1
         return ev / self.total_live
+
+    def can_win_ready(self, full13: list[int], n_melds: int) -> bool:
+        """Whether some live draw wins this 13-tile concealed hand with a legal fan (``win_ev > 0``)."""
+        sc = self.scorer
+        if sc is None or not self.can_win:
+            return False
+        live = self.live
+        return any(live[k] for k in _winning_kinds(sc, tuple(full13), n_melds, self.gold))
+
+    def revive(self, nonwild: list[int], w: int, m: int) -> float:
+        """For a dead ready hand (ready only for 提溜, below ``min_fan``: R5): the share of live tiles
+        whose draw, with the best discard after it (never a wild), leaves a ready hand that can win.
+        The search (benchmarks/search_findings.py) found ``strong`` choosing among dead ready hands
+        by shape alone its most costly habit; this counts the draws that bring one back to life."""
+        live = self.live
+        wilds = self.wilds
+        full = [0] * 34
+        for k in wilds:
+            full[k] = self.full[k]
+        seen = self.judged  # 13-tile hands already judged this decision (candidates share most of them)
+        good = 0
+        for k in range(34):
+            n = live[k]
+            if not n:
+                continue
+            wild = k in wilds
+            if wild:
+                w += 1
+                full[k] += 1
+            else:
+                nonwild[k] += 1
+            found = False
+            # (throwing the drawn tile back leaves the same dead hand)
+            kinds = [j for j in range(34) if nonwild[j] and j != k]
+            sh = _discard_shanten(nonwild, w, m, kinds) if kinds else {}
+            for j in kinds:
+                if sh[j] > 0:
+                    continue
+                nonwild[j] -= 1
+                for i in range(34):
+                    if i not in wilds:
+                        full[i] = nonwild[i]
+                key = tuple(full)
+                got = seen.get(key)
+                if got is None:
+                    got = seen[key] = self.can_win_ready(full, 4 - m)
+                nonwild[j] += 1
+                if got:
+                    found = True
+                    break
+            if wild:
+                w -= 1
+                full[k] -= 1
+            else:
+                nonwild[k] -= 1
+            if found:
+                good += n
+        return good / self.total_live
 
     def ukeire(self, nonwild: list[int], w: int, m: int, s: int) -> float:
         """Share of live tiles whose draw lowers the shanten ``s`` of this 13-tile hand.
@@ -194,7 +275,7 @@ class _Ctx:
             for k in self.wilds:  # the bot never discards or melds a wild: the wilds are the hand's own
                 full[k] = self.full[k]
             ev = self.win_ev(full, 4 - m)
-            v = READY_BASE + ev if ev > 0 else DEAD_READY
+            v = READY_BASE + ev if ev > 0 else DEAD_READY + REVIVE * self.revive(nonwild, w, m)
         else:
             v = -s + UKEIRE * self.ukeire(nonwild, w, m, s)
         return v + self.shape(nonwild, w)
@@ -220,7 +301,8 @@ class StrongBot:
       is ready and then declares, so the replacement draw may win (杠开 ×2); otherwise it takes the
       kong points (R6) at once.
     * **discard**: the discard that leaves the 13-tile hand of highest value (module docstring):
-      expected fan per draw when ready, −shanten + ukeire otherwise, plus the 捉伍儿/龙 shape terms,
+      expected fan per draw when ready, the share of draws that revive it when ready only as 提溜,
+      −shanten + ukeire otherwise, plus the 捉伍儿/龙 shape terms,
       minus a cost for fresh tiles late in the hand.  Never a wild (小相公) unless all tiles are wild.
     * **claims (R4)**: a discard kong when the hand after it is no further from ready; a pon only when
       the best hand after the pon and its discard is worth at least the hand without it.
