@@ -280,7 +280,6 @@ assert _HAND == 0  # the encoder counts a hand tile at its kind index
 # C-level packing of a run of fields (ints and bools become floats on the way): a Python-level
 # write per item costs more than the whole pack
 _PACK_HAND = struct.Struct(f"{K}f")
-_PACK_SEATS = struct.Struct(f"{SEATS}f")
 _CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))  # the events that mark the target's discard claimed
 _MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest kind + 1) per meld
 _POND = SEATS * MAX_DISCARDS
