@@ -110,9 +110,11 @@ class _Ctx:
         "can_win",
         "wild_suit",
         "judged",
+        "revive_weight",
     )
 
-    def __init__(self, obs: dict[str, Any]) -> None:
+    def __init__(self, obs: dict[str, Any], revive: float = REVIVE) -> None:
+        self.revive_weight = revive
         self.wilds = tuple(_KIND[t] for t in obs["wilds"])
         full = [0] * 34
         for t in obs["hand"]:
@@ -275,7 +277,12 @@ class _Ctx:
             for k in self.wilds:  # the bot never discards or melds a wild: the wilds are the hand's own
                 full[k] = self.full[k]
             ev = self.win_ev(full, 4 - m)
-            v = READY_BASE + ev if ev > 0 else DEAD_READY + REVIVE * self.revive(nonwild, w, m)
+            if ev > 0:
+                v = READY_BASE + ev
+            elif self.revive_weight:
+                v = DEAD_READY + self.revive_weight * self.revive(nonwild, w, m)
+            else:
+                v = DEAD_READY
         else:
             v = -s + UKEIRE * self.ukeire(nonwild, w, m, s)
         return v + self.shape(nonwild, w)
@@ -311,14 +318,17 @@ class StrongBot:
     name = "strong"
     uses_observation = True
 
-    def __init__(self) -> None:
+    def __init__(self, revive: float = REVIVE) -> None:
         self._results: deque[int] = deque(maxlen=12)
         self._last_score: int | None = None
         self._last_hand: int | None = None
         self.rules: Rules | None = None
+        # the weight of a dead ready hand's revival (0: every dead ready hand is worth DEAD_READY,
+        # as before the search's findings; tests/test_families.py replays records made then)
+        self.revive = revive
 
     def __repr__(self) -> str:
-        return "StrongBot()"
+        return "StrongBot()" if self.revive == REVIVE else f"StrongBot(revive={self.revive})"
 
     def set_rules(self, rules: Rules) -> None:
         """The rules of the match about to be played (drivers call it; without it the bot infers them)."""
@@ -382,7 +392,7 @@ class StrongBot:
                 discards.append(a)
             elif a.type in ("ankong", "added_kong"):
                 kongs.append(a)
-        ctx = _Ctx(obs)
+        ctx = _Ctx(obs, self.revive)
         for a in kongs:
             if a.type == "ankong" and a.tile in ctx.wilds:
                 return a  # 金杠
@@ -442,7 +452,7 @@ class StrongBot:
         if tile is None:
             return by_type.get("pass", legal[0])
         k = int(tile)
-        ctx = _Ctx(obs)
+        ctx = _Ctx(obs, self.revive)
         nonwild, w, m = ctx.nonwild, ctx.w, ctx.m
         now_s = shanten_fast(nonwild, w, m)
         if "kong" in by_type:
