@@ -57,6 +57,15 @@ def _random_states(preset: str, seed: int, limit: int = 400):
         m.apply(s, rng.choice(m.legal_actions(s)))
 
 
+def _assert_same_vector(m: Match, enc: Encoder, seat: int, where: str) -> None:
+    """The encoder's vector of ``seat`` is the reference's; else the fields that differ."""
+    fast, ref = enc.encode(seat), encode_observation(m.observation(seat))
+    if not np.array_equal(fast, ref):
+        diff = {k: (fields(fast)[k], fields(ref)[k]) for k in fields(ref)
+                if not np.array_equal(fields(fast)[k], fields(ref)[k])}
+        raise AssertionError(f"{where} seat {seat} phase {m.phase}: {diff}")
+
+
 @settings(max_examples=12, deadline=None)
 @given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32))
 def test_the_fast_encoder_shows_exactly_what_the_observation_shows(preset, seed):
@@ -65,11 +74,7 @@ def test_the_fast_encoder_shows_exactly_what_the_observation_shows(preset, seed)
     checked = 0
     for m, enc in _random_states(preset, seed):
         for seat in range(4):
-            fast, ref = enc.encode(seat), encode_observation(m.observation(seat))
-            if not np.array_equal(fast, ref):
-                diff = {k: (fields(fast)[k], fields(ref)[k]) for k in fields(ref)
-                        if not np.array_equal(fields(fast)[k], fields(ref)[k])}
-                raise AssertionError(f"{preset} seed {seed} seat {seat} phase {m.phase}: {diff}")
+            _assert_same_vector(m, enc, seat, f"{preset} seed {seed}")
             checked += 1
     assert checked > 40
 
@@ -86,11 +91,7 @@ def test_a_seat_observed_now_and_then_still_sees_exactly_its_observation(preset,
         for seat in range(4):
             if seat != m.to_act and pick.random() < 0.85:
                 continue
-            fast, ref = enc.encode(seat), encode_observation(m.observation(seat))
-            if not np.array_equal(fast, ref):
-                diff = {k: (fields(fast)[k], fields(ref)[k]) for k in fields(ref)
-                        if not np.array_equal(fields(fast)[k], fields(ref)[k])}
-                raise AssertionError(f"{preset} seed {seed} seat {seat} phase {m.phase}: {diff}")
+            _assert_same_vector(m, enc, seat, f"{preset} seed {seed}")
             checked += 1
     assert checked > 40
 

@@ -752,6 +752,17 @@ def _my_turn(ws: Any) -> Msg:
     return state
 
 
+@contextlib.contextmanager
+def _hint_table(store: Any) -> Iterator[tuple[Any, Any, Msg]]:
+    """A quick game with a 30 ms hint search: (the room, the person's socket, the state of their turn)."""
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, hint_search_ms=30)
+    with TestClient(app) as client:
+        d = quick(client, match_hands=1)
+        room = app.state.lobby.get(d["room"])
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            yield room, ws, _my_turn(ws)
+
+
 def test_the_hint_carries_the_search_pick_computed_on_a_copy_off_the_loop(store: Any, monkeypatch: Any) -> None:
     """The advisor's hint comes at once; the search's pick follows in ``hint_search`` for the same
     version: a legal action of the asking seat, by an expert bot bound to a copy of the match and to
@@ -759,46 +770,41 @@ def test_the_hint_carries_the_search_pick_computed_on_a_copy_off_the_loop(store:
     asked again, the same answer from the cache (one search per seat and state)."""
     gate = _Gate(hold=True)
     monkeypatch.setattr(rooms_mod, "hint_search_bot", gate)
-    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, hint_search_ms=30)
-    with TestClient(app) as client:
-        d = quick(client, match_hands=1)
-        room = app.state.lobby.get(d["room"])
-        with seat_ws(client, d["room"], d["token"]) as ws:
-            state = _my_turn(ws)
-            assert state["rules"]["hint_search_ms"] == 30
-            seat = state["you"]
-            events, legal = orjson.dumps(room.match.events), list(room.match.legal_actions(seat))
-            ws.send_json({"type": "hint"})
-            h, seen = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
-            assert h["type"] == "hint" and h["version"] == state["version"] and h["discards"]
-            assert not any(x["type"] == "hint_search" for x in seen)
-            assert gate.started.wait(5)  # the search is running in a worker thread, held there ...
-            ws.send_json({"type": "ping"})  # ... and the event loop still answers
-            assert recv_until(ws, lambda x: x["type"] in ("pong", "hint_search"))[0]["type"] == "pong"
-            ws.send_json({"type": "hint"})  # asked again while it runs: the advisor's part from its cache
-            assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
-            gate.go.set()
-            found, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
-            assert found["type"] == "hint_search" and found["version"] == state["version"], found
-            part = found["search"]
-            assert part["action"] in state["legal"] and part["budget_ms"] == 30 and part["ms"] >= 0
-            assert isinstance(part["searched"], bool) and isinstance(part["changed"], bool)
-            assert part["rounds"] == (gate.made[0].last_rounds if part["searched"] else 0)
-            second, _ = recv_until(ws, lambda x: x["type"] == "hint_search")  # the second ask's answer
-            assert second == found
-            ws.send_json({"type": "hint"})  # once more: both parts from the cache, no new search
-            third, _ = recv_until(ws, lambda x: x["type"] == "hint_search")
-            assert third == found
-            time.sleep(0.05)
-            assert not [x for x in poll(ws) if x["type"] == "hint_search"]  # one answer per ask
-            assert len(gate.made) == 1
-            bot = gate.made[0]
-            assert bot.match is not room.match and bot.seat == seat  # a copy, bound to the asking seat
-            assert orjson.dumps(room.match.events) == events and room.match.legal_actions(seat) == legal
-            assert room.version == state["version"]  # the search changed nothing at the table
-            ws.send_json({"type": "action", "action": part["action"]})  # the pick is playable
-            after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
-            assert after["type"] == "state" and after["version"] > state["version"]
+    with _hint_table(store) as (room, ws, state):
+        assert state["rules"]["hint_search_ms"] == 30
+        seat = state["you"]
+        events, legal = orjson.dumps(room.match.events), list(room.match.legal_actions(seat))
+        ws.send_json({"type": "hint"})
+        h, seen = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
+        assert h["type"] == "hint" and h["version"] == state["version"] and h["discards"]
+        assert not any(x["type"] == "hint_search" for x in seen)
+        assert gate.started.wait(5)  # the search is running in a worker thread, held there ...
+        ws.send_json({"type": "ping"})  # ... and the event loop still answers
+        assert recv_until(ws, lambda x: x["type"] in ("pong", "hint_search"))[0]["type"] == "pong"
+        ws.send_json({"type": "hint"})  # asked again while it runs: the advisor's part from its cache
+        assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
+        gate.go.set()
+        found, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
+        assert found["type"] == "hint_search" and found["version"] == state["version"], found
+        part = found["search"]
+        assert part["action"] in state["legal"] and part["budget_ms"] == 30 and part["ms"] >= 0
+        assert isinstance(part["searched"], bool) and isinstance(part["changed"], bool)
+        assert part["rounds"] == (gate.made[0].last_rounds if part["searched"] else 0)
+        second, _ = recv_until(ws, lambda x: x["type"] == "hint_search")  # the second ask's answer
+        assert second == found
+        ws.send_json({"type": "hint"})  # once more: both parts from the cache, no new search
+        third, _ = recv_until(ws, lambda x: x["type"] == "hint_search")
+        assert third == found
+        time.sleep(0.05)
+        assert not [x for x in poll(ws) if x["type"] == "hint_search"]  # one answer per ask
+        assert len(gate.made) == 1
+        bot = gate.made[0]
+        assert bot.match is not room.match and bot.seat == seat  # a copy, bound to the asking seat
+        assert orjson.dumps(room.match.events) == events and room.match.legal_actions(seat) == legal
+        assert room.version == state["version"]  # the search changed nothing at the table
+        ws.send_json({"type": "action", "action": part["action"]})  # the pick is playable
+        after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
+        assert after["type"] == "state" and after["version"] > state["version"]
 
 
 def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_it(store: Any,
@@ -807,40 +813,35 @@ def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_
     search that fails sends ``search: null`` and the advisor's hint and the table go on."""
     gate = _Gate(hold=True)
     monkeypatch.setattr(rooms_mod, "hint_search_bot", gate)
-    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE, hint_search_ms=30)
-    with TestClient(app) as client:
-        d = quick(client, match_hands=1)
-        room = app.state.lobby.get(d["room"])
-        with seat_ws(client, d["room"], d["token"]) as ws:
-            state = _my_turn(ws)
-            seat = state["you"]
-            ws.send_json({"type": "hint"})
-            assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
-            assert gate.started.wait(5)
-            discard = next(a for a in state["legal"] if a.startswith("discard"))
-            ws.send_json({"type": "action", "action": discard})  # the table moves on meanwhile
-            moved, _ = recv_until(ws, lambda x: x["type"] == "state" and x["version"] > state["version"])
-            gate.go.set()
-            deadline = time.monotonic() + 5
-            while room._search_waiting and time.monotonic() < deadline:  # the search has ended
-                time.sleep(0.01)
-            assert not room._search_waiting
-            time.sleep(0.05)
-            late = [x for x in poll(ws) if x["type"] == "hint_search"]
-            assert not late, late  # dropped: never sent for the old state ...
-            assert room._searches.get(seat, (None,))[0] != state["version"]  # ... nor cached
-            ws.send_json({"type": "sync"})  # (the state polled above is sent again, to play on)
-            # a failing search: the hint's advisor part as ever, the search part null, the table goes on
-            gate.fail = True
-            state = _my_turn(ws)
-            ws.send_json({"type": "hint"})
-            h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
-            assert h["type"] == "hint" and h["available"] is True and h["discards"]
-            failed, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
-            assert failed == {"type": "hint_search", "version": state["version"], "search": None}
-            ws.send_json({"type": "action", "action": state["legal"][0]})
-            after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
-            assert after["type"] == "state" and after["version"] > state["version"]
+    with _hint_table(store) as (room, ws, state):
+        seat = state["you"]
+        ws.send_json({"type": "hint"})
+        assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
+        assert gate.started.wait(5)
+        discard = next(a for a in state["legal"] if a.startswith("discard"))
+        ws.send_json({"type": "action", "action": discard})  # the table moves on meanwhile
+        moved, _ = recv_until(ws, lambda x: x["type"] == "state" and x["version"] > state["version"])
+        gate.go.set()
+        deadline = time.monotonic() + 5
+        while room._search_waiting and time.monotonic() < deadline:  # the search has ended
+            time.sleep(0.01)
+        assert not room._search_waiting
+        time.sleep(0.05)
+        late = [x for x in poll(ws) if x["type"] == "hint_search"]
+        assert not late, late  # dropped: never sent for the old state ...
+        assert room._searches.get(seat, (None,))[0] != state["version"]  # ... nor cached
+        ws.send_json({"type": "sync"})  # (the state polled above is sent again, to play on)
+        # a failing search: the hint's advisor part as ever, the search part null, the table goes on
+        gate.fail = True
+        state = _my_turn(ws)
+        ws.send_json({"type": "hint"})
+        h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
+        assert h["type"] == "hint" and h["available"] is True and h["discards"]
+        failed, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
+        assert failed == {"type": "hint_search", "version": state["version"], "search": None}
+        ws.send_json({"type": "action", "action": state["legal"][0]})
+        after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
+        assert after["type"] == "state" and after["version"] > state["version"]
 
 
 def test_hints_without_the_search(store: Any) -> None:

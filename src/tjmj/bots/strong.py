@@ -69,9 +69,10 @@ def _scorer(indicator: str, n_wilds: int) -> Scorer:
 
 
 @lru_cache(maxsize=1 << 16)
-def _winning_kinds(sc: Scorer, full13: tuple[int, ...], n_melds: int, gold: int) -> tuple[int, ...]:
-    """The kinds whose draw wins this 13-tile concealed hand with a legal fan (R5), live or not:
-    remembered, since the hands ``revive`` judges come back from decision to decision."""
+def _winning_kinds(sc: Scorer, full13: tuple[int, ...], n_melds: int, gold: int) -> tuple[tuple[int, int], ...]:
+    """(kind, fan) for each kind whose draw wins this 13-tile concealed hand with a legal fan (R5),
+    live or not: remembered, since the same hands come back from decision to decision (the ready
+    hands valued, and the hands ``revive`` judges)."""
     full = list(full13)
     out = []
     for k in range(34):
@@ -79,7 +80,7 @@ def _winning_kinds(sc: Scorer, full13: tuple[int, ...], n_melds: int, gold: int)
         if sc.is_complete(full):
             r = sc.evaluate(full, k, n_melds, gold)
             if r is not None and sc.can_win(r[0], r[1]):
-                out.append(k)
+                out.append((k, r[0]))
         full[k] -= 1
     return tuple(out)
 
@@ -158,18 +159,8 @@ class _Ctx:
         sc = self.scorer
         if sc is None or not self.can_win:
             return 0.0
-        ev = 0
         live = self.live
-        for k in range(34):
-            n = live[k]
-            if not n:
-                continue
-            full13[k] += 1
-            if sc.is_complete(full13):
-                r = sc.evaluate(full13, k, n_melds, self.gold)
-                if r is not None and sc.can_win(r[0], r[1]):
-                    ev += n * r[0]
-            full13[k] -= 1
+        ev = sum(live[k] * fan for k, fan in _winning_kinds(sc, tuple(full13), n_melds, self.gold))
         return ev / self.total_live
 
     def can_win_ready(self, full13: list[int], n_melds: int) -> bool:
@@ -178,7 +169,7 @@ class _Ctx:
         if sc is None or not self.can_win:
             return False
         live = self.live
-        return any(live[k] for k in _winning_kinds(sc, tuple(full13), n_melds, self.gold))
+        return any(live[k] for k, _ in _winning_kinds(sc, tuple(full13), n_melds, self.gold))
 
     def revive(self, nonwild: list[int], w: int, m: int) -> float:
         """For a dead ready hand (ready only for 提溜, below ``min_fan``: R5): the share of live tiles
