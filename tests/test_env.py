@@ -96,6 +96,31 @@ def test_a_seat_observed_now_and_then_still_sees_exactly_its_observation(preset,
     assert checked > 40
 
 
+@settings(max_examples=12, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 2**32))
+def test_an_encoder_called_only_every_few_decisions_still_shows_exactly_the_observation(preset, seed):
+    """Between two calls of the single-agent env the other three seats play, so the encoder meets
+    several events at once (a pon and the claimer's discard, a kong and its replacement draw …);
+    claims are taken 70% of the time so that such runs are common.  Every seat's vector is still
+    exactly the reference's."""
+    m = Match(Rules.preset(preset).replace(match_hands=3), seed=seed)
+    enc = Encoder(m)
+    rng = random.Random(seed)
+    checked, gap = 0, 0
+    while not m.is_over:
+        s = m.to_act
+        legal = m.legal_actions(s)
+        melds = [a for a in legal if a.type in ("pon", "chi", "kong", "ankong", "added_kong")]
+        m.apply(s, rng.choice(melds) if melds and rng.random() < 0.7 else rng.choice(legal))
+        gap += 1
+        if gap >= rng.choice((2, 3, 5, 8)) and not m.is_over:
+            gap = 0
+            for seat in range(4):
+                _assert_same_vector(m, enc, seat, f"{preset} seed {seed}")
+                checked += 1
+    assert checked > 40
+
+
 def test_vector_tables_batch_is_each_tables_observation_and_mask():
     """``VectorTables`` joins the tables' vectors and marks their masks into one batch: each row is
     that table's reference vector and mask; hand rewards add up to each match's final scores."""

@@ -277,22 +277,21 @@ assert _HAND == 0  # the encoder counts a hand tile at its kind index
 _PACK_HAND = struct.Struct(f"{K}f")
 _CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))  # the events that mark the target's discard claimed
 _MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest kind + 1) per meld
-_POND = SEATS * MAX_DISCARDS
-_MELD_ROW = SEATS * _MELD_BLOCK
-_FLOWER_ROW = SEATS * 8
-
-
-def _doubled(per_seat: int) -> array[float]:
-    """A zeroed block of ``per_seat`` floats per seat, the four seats twice over: the seats as
-    seat ``s`` sees them (itself, then play order) are the one slice from ``s * per_seat``."""
-    return array("f", bytes(4 * 2 * SEATS * per_seat))
+_FLOWER_BLOCK = 8
+_MELD_EVENTS = frozenset(("ankan", "kakan", "flower"))  # a seat's melds or flowers change, its own pond does not
 
 
 class Encoder:
     """The fast form of :func:`encode_observation` for one match: reads the engine's state where
-    the observation does, keeping what changes only with an event — each seat's pond, melds,
-    flowers, hand size and flags (小相公, 混儿悠, claims), and concealed counts — between calls,
-    brought up to date from the new events.
+    the observation does, and keeps, for each observing seat, the vector of the hand in play as
+    that seat sees it, less the fields of the moment (the tile drawn, the window, the tiles left,
+    who acts, the phase).  Each call brings the kept vectors up to date from the new events, then
+    copies the seat's and writes the fields of the moment into the copy.
+
+    An event says whose state changed (a discard: that seat's pond, size and one kind; a claim:
+    the claimer's melds and the discarder's pond …); the changed parts are then read again from the
+    engine's current state, never worked out from the event, so the vectors are right however many
+    events come between two calls (the single-agent env plays three seats between its agent's).
 
     The vector is written into an ``array.array`` and handed out as a numpy view of it: an item
     written to an array costs a tenth of one written to a numpy array, and the view copies nothing."""
@@ -300,127 +299,120 @@ class Encoder:
     def __init__(self, match: Match) -> None:
         self.m = match
         self._family = match.rules.family
-        self._hand = -1  # the hand the kept blocks are of
+        self._hand = -1  # the hand the kept vectors are of
         self._events = -1  # len(match.events) when they were last brought up to date
         self._zeros = array("f", bytes(4 * OBS_SIZE))
-        self._templates: list[array[float] | None] = [None, None, None, None]  # per seat, see vector
-        self._template_hand = -1
-        self._new_hand()
-
-    def _new_hand(self) -> None:
-        # discards (kind + 1) and claimed flags, melds, flowers, hand sizes and the family's seat
-        # flags, each the four seats twice over (_doubled)
-        self._disc = _doubled(MAX_DISCARDS)
-        self._claimed = _doubled(MAX_DISCARDS)
-        self._melds = _doubled(_MELD_BLOCK)
-        self._flowers = _doubled(8)
-        self._sizes = _doubled(1)
-        self._flags_a = _doubled(1)  # Tianjin: 小相公 (R2); Beijing: 混儿悠 (B3)
-        self._flags_b = _doubled(1)  # Beijing: chi/pon made (B3)
+        self._views: list[array[float]] = []
+        # for each seat s, the kept vectors that show it, each with the place s has there (its seat
+        # relative to the viewer): ((vector, relative seat), …)
+        self._shown: list[tuple[tuple[array[float], int], ...]] = []
+        self._pond_at: list[tuple[tuple[array[float], int], ...]] = []
+        self._sizes = array("f")
         self._done = [0] * SEATS  # discards written per seat
         self._claimed_done = [0] * SEATS
-        # each seat's concealed counts as floats, and the kinds whose count may have changed since
-        # they were written (None: rewrite them all): a draw or a discard changes one kind
-        self._hands = [array("f", bytes(4 * K)) for _ in range(SEATS)]
-        self._stale: list[list[int] | None] = [None, None, None, None]
 
-    def _sync_blocks(self) -> None:
-        """Bring the kept per-seat blocks up to date with the match."""
+    def _new_hand(self) -> None:
+        """The kept vectors of a hand just dealt (or of the hand in play, for a new encoder)."""
+        m = self.m
+        self._hand = m.hand_number
+        self._views = views = [array("f", self._zeros) for _ in range(SEATS)]
+        for seat in range(SEATS):
+            self._fixed(views[seat], seat, True)
+        self._shown = [tuple((views[v], (s - v) % SEATS) for v in range(SEATS)) for s in range(SEATS)]
+        # where seat s's pond starts in each kept vector
+        self._pond_at = [tuple((view, _DISC + r * MAX_DISCARDS) for view, r in shown) for shown in self._shown]
+        self._sizes = array("f", bytes(4 * 2 * SEATS))  # hand sizes, the four seats twice over
+        self._done = [0] * SEATS
+        self._claimed_done = [0] * SEATS
+        for s in range(SEATS):
+            self._seat(s)
+
+    def _seat(self, s: int) -> None:
+        """Everything of seat ``s`` read again: pond, melds, flowers, size, flags and own counts."""
+        self._pond(s)
+        self._meld_block(s)
+        self._flower_block(s)
+        self._seat_row(s)
+        _PACK_HAND.pack_into(self._views[s], _HAND * 4, *self.m.seats[s].counts)
+
+    def _sync(self) -> None:
+        """Bring the kept vectors up to date with the match."""
         m = self.m
         events = m.events
         n_events = len(events)
         start = self._events
         self._events = n_events
-        if m.hand_number != self._hand or start < 0:  # a new hand: empty blocks, then every seat's
+        if m.hand_number != self._hand or start < 0:
             self._new_hand()
-            self._hand = m.hand_number
-            for s in range(SEATS):
-                self._pond(s)
-                self._meld_block(s)
-                self._flower_block(s)
-                self._seat_row(s)
             return
-        # Within a hand the new events say whose blocks changed, so one seat is read rather than
-        # four.  A plain draw or a discard changes the seat's hand size by one and names the one
-        # kind whose count changed; after any other event of a seat (a claim, a kong made at its
-        # replacement draw, a flower) its counts and row are read again.  Counts change only with
-        # an event: a kong's tiles leave the hand when the replacement is drawn, after any rob window.
-        stale = self._stale
-        done = self._done
-        disc = self._disc
+        seats = m.seats
+        views = self._views
         sizes = self._sizes
+        done = self._done
         for k in range(start, n_events):
             ev = events[k]
             t = ev["type"]
-            if t == "dahai":  # the seat's next discard (the pond's one append), written in place
+            if t == "dahai":
                 s = ev["actor"]
-                kind = _TEXT_KIND[ev["pai"]]
+                st = seats[s]
                 n = done[s]
-                if n < MAX_DISCARDS:
-                    disc[s * MAX_DISCARDS + n] = disc[(s + SEATS) * MAX_DISCARDS + n] = kind + 1
-                done[s] = n + 1
-                sizes[s] = sizes[s + SEATS] = sizes[s] - 1
-                ks = stale[s]
-                if ks is not None:
-                    ks.append(kind)
+                if len(st.discards) == n + 1 and n < MAX_DISCARDS:  # the one new discard, as a rule
+                    x = st.discards[n] + 1
+                    for view, at in self._pond_at[s]:
+                        view[at + n] = x
+                    done[s] = n + 1
+                else:
+                    self._pond(s)
+                sizes[s] = sizes[s + SEATS] = len(st.hand)
+                kind = _TEXT_KIND[ev["pai"]]
+                views[s][kind] = st.counts[kind]  # (_HAND is 0)
                 if ev["wild"] or "hunyou" in ev:  # 小相公 (R2) or 混儿悠 (B3) may be new
                     self._seat_row(s)
             elif t == "tsumo":
                 s = ev["actor"]
-                drawn = _TEXT_KIND.get(ev["pai"])
-                if ev["replacement"] or drawn is None:  # a kong made, or a flower drawn (MCR)
-                    self._meld_block(s)
-                    self._seat_row(s)
-                    stale[s] = None
+                kind = _TEXT_KIND.get(ev["pai"], -1)
+                if ev["replacement"] or kind < 0:  # a kong made, or a flower drawn (MCR)
+                    self._seat(s)
                 else:
-                    sizes[s] = sizes[s + SEATS] = sizes[s] + 1
-                    ks = stale[s]
-                    if ks is not None:
-                        ks.append(drawn)
+                    st = seats[s]
+                    sizes[s] = sizes[s + SEATS] = len(st.hand)
+                    views[s][kind] = st.counts[kind]
             elif t in _CLAIM_EVENTS:
-                s = ev["actor"]
                 self._pond(ev["target"])
-                self._meld_block(s)
-                self._seat_row(s)
-                stale[s] = None
-            elif t == "ankan" or t == "kakan" or t == "flower":
-                s = ev["actor"]
-                self._meld_block(s)
-                self._flower_block(s)
-                self._seat_row(s)
-                stale[s] = None
+                self._seat(ev["actor"])
+            elif t in _MELD_EVENTS:
+                self._seat(ev["actor"])
 
     def _seat_row(self, s: int) -> None:
-        """Seat ``s``'s hand size and family flags (both copies)."""
+        """Seat ``s``'s hand size and family flags."""
         st = self.m.seats[s]
-        b = s + SEATS
-        self._sizes[s] = self._sizes[b] = len(st.hand)
+        self._sizes[s] = self._sizes[s + SEATS] = len(st.hand)
         fam = self._family
-        if fam == "tianjin":
-            self._flags_a[s] = self._flags_a[b] = st.xiaoxianggong  # type: ignore[attr-defined]
-        elif fam == "beijing":
-            self._flags_a[s] = self._flags_a[b] = st.hunyou  # type: ignore[attr-defined]
-            self._flags_b[s] = self._flags_b[b] = st.claims  # type: ignore[attr-defined]
+        for view, r in self._shown[s]:
+            if fam == "tianjin":
+                view[_XXG + r] = st.xiaoxianggong  # type: ignore[attr-defined]
+            elif fam == "beijing":
+                view[_HUNYOU + r] = st.hunyou  # type: ignore[attr-defined]
+                view[_CLAIMS + r] = st.claims  # type: ignore[attr-defined]
 
     def _meld_block(self, s: int) -> None:
-        """Seat ``s``'s melds in order: type code and lowest kind + 1 (both copies)."""
+        """Seat ``s``'s melds in order: type code and lowest kind + 1."""
         block = array("f", bytes(4 * _MELD_BLOCK))
         at = 0
         for meld in self.m.seats[s].melds[:MAX_MELDS]:
             block[at] = MELD_CODES[meld.type]
             block[at + 1] = meld.tile + 1
             at += 2
-        a = s * _MELD_BLOCK
-        b = (s + SEATS) * _MELD_BLOCK
-        self._melds[a:a + _MELD_BLOCK] = block
-        self._melds[b:b + _MELD_BLOCK] = block
+        for view, r in self._shown[s]:
+            a = _MELDS + r * _MELD_BLOCK
+            view[a:a + _MELD_BLOCK] = block
 
     def _flower_block(self, s: int) -> None:
-        """Seat ``s``'s flowers laid aside (MCR, M1), one flag per flower (both copies)."""
-        st = self.m.seats[s]
-        flowers = getattr(st, "flower_tiles", ())
-        for f in flowers:
-            self._flowers[s * 8 + (f - K)] = self._flowers[(s + SEATS) * 8 + (f - K)] = 1
+        """Seat ``s``'s flowers laid aside (MCR, M1), one flag per flower."""
+        flowers = getattr(self.m.seats[s], "flower_tiles", ())
+        for view, r in self._shown[s]:
+            for f in flowers:
+                view[_FLOWERS + r * _FLOWER_BLOCK + (f - K)] = 1
 
     def _pond(self, s: int) -> None:
         """Bring seat ``s``'s discards and claimed flags up to date."""
@@ -428,17 +420,20 @@ class Encoder:
         d = st.discards
         n = self._done[s]
         if len(d) > n:
-            disc = self._disc
+            shown = self._shown[s]
             for i in range(n, min(len(d), MAX_DISCARDS)):
-                disc[s * MAX_DISCARDS + i] = disc[(s + SEATS) * MAX_DISCARDS + i] = d[i] + 1
+                x = d[i] + 1
+                for view, r in shown:
+                    view[_DISC + r * MAX_DISCARDS + i] = x
             self._done[s] = len(d)
         c = st.claimed
         n = self._claimed_done[s]
         if len(c) > n:
-            claimed = self._claimed
+            shown = self._shown[s]
             for i in c[n:]:
                 if i < MAX_DISCARDS:
-                    claimed[s * MAX_DISCARDS + i] = claimed[(s + SEATS) * MAX_DISCARDS + i] = 1
+                    for view, r in shown:
+                        view[_CLAIMED + r * MAX_DISCARDS + i] = 1
             self._claimed_done[s] = len(c)
 
     def encode(self, seat: int) -> np.ndarray:
@@ -451,30 +446,11 @@ class Encoder:
         m = self.m
         phase = m.phase
         if phase in _AT_TABLE:
-            # what stays the same through a hand's play (scores, dealer, wilds …) is written once
-            # per hand and seat into a template; each call copies it and adds the rest
-            if self._template_hand != m.hand_number:
-                self._templates = [None, None, None, None]
-                self._template_hand = m.hand_number
-            t = self._templates[seat]
-            if t is None:
-                t = self._templates[seat] = array("f", self._zeros)
-                self._fixed(t, seat, True)
-            v = array("f", t)
-            # -- the fields of a hand in play that change as it is played
             if len(m.events) != self._events:
-                self._sync_blocks()
-            counts = m.seats[seat].counts
-            hand = self._hands[seat]
-            ks = self._stale[seat]
-            if ks is None:
-                _PACK_HAND.pack_into(hand, 0, *counts)
-                self._stale[seat] = []
-            elif ks:
-                for k in ks:
-                    hand[k] = counts[k]
-                ks.clear()
-            v[_HAND:_HAND + K] = hand  # the concealed tiles per kind
+                self._sync()
+            v = array("f", self._views[seat])
+            v[_HSIZE:_HSIZE + SEATS] = self._sizes[seat:seat + SEATS]  # (a slice beats four writes a change)
+            # -- the fields of the moment
             actor = m.actor
             if phase == "turn" and actor == seat and m.last_draw is not None:
                 v[_DRAWN + m.last_draw] = 1
@@ -486,24 +462,11 @@ class Encoder:
                     v[_ASKED] = 1
             if m.pending is not None:
                 v[_CLAIMABLE + m.pending[1]] = 1
-            # the seats as this one sees them: itself, then play order (one slice of each block)
-            v[_MELDS:_DISC] = self._melds[seat * _MELD_BLOCK:seat * _MELD_BLOCK + _MELD_ROW]
-            a = seat * MAX_DISCARDS
-            v[_DISC:_CLAIMED] = self._disc[a:a + _POND]
-            v[_CLAIMED:_HSIZE] = self._claimed[a:a + _POND]
-            v[_HSIZE:_HSIZE + SEATS] = self._sizes[seat:seat + SEATS]
             v[_WALL] = m._wall_left()
-            fam = self._family
-            if fam == "tianjin":
-                v[_XXG:_XXG + SEATS] = self._flags_a[seat:seat + SEATS]
-            elif fam == "beijing":
-                v[_HUNYOU:_HUNYOU + SEATS] = self._flags_a[seat:seat + SEATS]
-                v[_CLAIMS:_CLAIMS + SEATS] = self._flags_b[seat:seat + SEATS]
+            if self._family == "beijing":
                 v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
                 v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
                 v[_PASSED] = m.seats[seat].passed_win  # type: ignore[attr-defined]
-            else:
-                v[_FLOWERS:_FLOWERS + _FLOWER_ROW] = self._flowers[seat * 8:seat * 8 + _FLOWER_ROW]
             if w is None or seat == actor:  # another seat's window hides who is asked
                 v[_TO_ACT + (actor - seat) % SEATS] = 1
         else:
