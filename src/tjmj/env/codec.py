@@ -61,6 +61,7 @@ _INDEX: dict[Action, int] = {a: i for i, a in enumerate(ACTIONS)}
 _PON, _KONG = _INDEX[Action("pon")], _INDEX[Action("kong")]
 _INDEX.update({Action("pon", TILES[k]): _PON for k in range(K)})
 _INDEX.update({Action("kong", TILES[k]): _KONG for k in range(K)})
+_INDEX_OF = _INDEX.__getitem__
 
 
 def action_index(action: Action) -> int:
@@ -104,12 +105,12 @@ def action_mask(legal: Iterable[Action]) -> np.ndarray:
 def mark_legal(legal: Iterable[Action], out: Any, at: int) -> None:
     """Set ``out[at + index]`` to 1 for every legal action (``out`` a zeroed int8 buffer: a
     mask, or a row of a batch's masks)."""
-    index = _INDEX
-    for a in legal:
-        i = index.get(a)
-        if i is None:
-            i = action_index(a)  # pon/kong without a tile, or an action outside the space: raises
-        out[at + i] = 1
+    try:  # the C-level lookup of every action (a loop of dict.get calls costs a third more)
+        for i in map(_INDEX_OF, legal):
+            out[at + i] = 1
+    except KeyError:
+        for a in legal:  # pon/kong without a tile, or an action outside the space: raises
+            out[at + action_index(a)] = 1
 
 
 # ---- the observation ------------------------------------------------------------------------------
@@ -278,18 +279,29 @@ _PACK_HAND = struct.Struct(f"{K}f")
 _CLAIM_EVENTS = frozenset(("chi", "pon", "daiminkan"))  # the events that mark the target's discard claimed
 _MELD_BLOCK = MAX_MELDS * 2  # a seat's melds in the vector: (type code, lowest kind + 1) per meld
 _FLOWER_BLOCK = 8
+_POND = SEATS * MAX_DISCARDS
 _MELD_EVENTS = frozenset(("ankan", "kakan", "flower"))  # a seat's melds or flowers change, its own pond does not
+
+
+def _doubled(per_seat: int) -> array[float]:
+    """A zeroed block of ``per_seat`` floats per seat, the four seats twice over: the seats as
+    seat ``s`` sees them (itself, then play order) are the one slice from ``s * per_seat``."""
+    return array("f", bytes(4 * 2 * SEATS * per_seat))
 
 
 class Encoder:
     """The fast form of :func:`encode_observation` for one match: reads the engine's state where
-    the observation does, and keeps, for each observing seat, the vector of the hand in play as
-    that seat sees it, less the fields of the moment (the tile drawn, the window, the tiles left,
-    who acts, the phase).  Each call brings the kept vectors up to date from the new events, then
-    copies the seat's and writes the fields of the moment into the copy.
+    the observation does, and keeps between calls what changes only with an event.
+
+    * What changes at nearly every event (each seat's discards and hand size) is kept once per
+      seat, the four seats twice over (:func:`_doubled`): a change is one write, and the seats as
+      one seat sees them are one slice.
+    * The rest of the hand in play (wilds, scores, melds, flowers, flags, claimed discards and the
+      seat's own counts) is kept as a vector per observing seat: a call copies it, adds the slices
+      and writes the fields of the moment (the tile drawn, the window, the tiles left, who acts).
 
     An event says whose state changed (a discard: that seat's pond, size and one kind; a claim:
-    the claimer's melds and the discarder's pond …); the changed parts are then read again from the
+    the claimer's melds and the discarder's pond …); the changed parts are then read from the
     engine's current state, never worked out from the event, so the vectors are right however many
     events come between two calls (the single-agent env plays three seats between its agent's).
 
@@ -306,8 +318,8 @@ class Encoder:
         # for each seat s, the kept vectors that show it, each with the place s has there (its seat
         # relative to the viewer): ((vector, relative seat), …)
         self._shown: list[tuple[tuple[array[float], int], ...]] = []
-        self._pond_at: list[tuple[tuple[array[float], int], ...]] = []
-        self._sizes = array("f")
+        self._disc = _doubled(MAX_DISCARDS)  # kind + 1 of each discard, 0 = none yet
+        self._sizes = _doubled(1)
         self._done = [0] * SEATS  # discards written per seat
         self._claimed_done = [0] * SEATS
 
@@ -319,9 +331,8 @@ class Encoder:
         for seat in range(SEATS):
             self._fixed(views[seat], seat, True)
         self._shown = [tuple((views[v], (s - v) % SEATS) for v in range(SEATS)) for s in range(SEATS)]
-        # where seat s's pond starts in each kept vector
-        self._pond_at = [tuple((view, _DISC + r * MAX_DISCARDS) for view, r in shown) for shown in self._shown]
-        self._sizes = array("f", bytes(4 * 2 * SEATS))  # hand sizes, the four seats twice over
+        self._disc = _doubled(MAX_DISCARDS)
+        self._sizes = _doubled(1)
         self._done = [0] * SEATS
         self._claimed_done = [0] * SEATS
         for s in range(SEATS):
@@ -329,11 +340,14 @@ class Encoder:
 
     def _seat(self, s: int) -> None:
         """Everything of seat ``s`` read again: pond, melds, flowers, size, flags and own counts."""
+        st = self.m.seats[s]
         self._pond(s)
-        self._meld_block(s)
-        self._flower_block(s)
+        if st.melds:  # (none as a rule: a hand just dealt)
+            self._meld_block(s)
+        if getattr(st, "flower_tiles", None):
+            self._flower_block(s)
         self._seat_row(s)
-        _PACK_HAND.pack_into(self._views[s], _HAND * 4, *self.m.seats[s].counts)
+        _PACK_HAND.pack_into(self._views[s], _HAND * 4, *st.counts)
 
     def _sync(self) -> None:
         """Bring the kept vectors up to date with the match."""
@@ -348,19 +362,17 @@ class Encoder:
         seats = m.seats
         views = self._views
         sizes = self._sizes
-        done = self._done
         for k in range(start, n_events):
             ev = events[k]
             t = ev["type"]
             if t == "dahai":
                 s = ev["actor"]
                 st = seats[s]
-                n = done[s]
-                if len(st.discards) == n + 1 and n < MAX_DISCARDS:  # the one new discard, as a rule
-                    x = st.discards[n] + 1
-                    for view, at in self._pond_at[s]:
-                        view[at + n] = x
-                    done[s] = n + 1
+                d = st.discards
+                n = self._done[s]
+                if len(d) == n + 1 and n < MAX_DISCARDS:  # the one new discard, as a rule
+                    self._disc[s * MAX_DISCARDS + n] = self._disc[(s + SEATS) * MAX_DISCARDS + n] = d[n] + 1
+                    self._done[s] = n + 1
                 else:
                     self._pond(s)
                 sizes[s] = sizes[s + SEATS] = len(st.hand)
@@ -388,10 +400,11 @@ class Encoder:
         st = self.m.seats[s]
         self._sizes[s] = self._sizes[s + SEATS] = len(st.hand)
         fam = self._family
-        for view, r in self._shown[s]:
-            if fam == "tianjin":
+        if fam == "tianjin":
+            for view, r in self._shown[s]:
                 view[_XXG + r] = st.xiaoxianggong  # type: ignore[attr-defined]
-            elif fam == "beijing":
+        elif fam == "beijing":
+            for view, r in self._shown[s]:
                 view[_HUNYOU + r] = st.hunyou  # type: ignore[attr-defined]
                 view[_CLAIMS + r] = st.claims  # type: ignore[attr-defined]
 
@@ -420,11 +433,9 @@ class Encoder:
         d = st.discards
         n = self._done[s]
         if len(d) > n:
-            shown = self._shown[s]
+            disc = self._disc
             for i in range(n, min(len(d), MAX_DISCARDS)):
-                x = d[i] + 1
-                for view, r in shown:
-                    view[_DISC + r * MAX_DISCARDS + i] = x
+                disc[s * MAX_DISCARDS + i] = disc[(s + SEATS) * MAX_DISCARDS + i] = d[i] + 1
             self._done[s] = len(d)
         c = st.claimed
         n = self._claimed_done[s]
@@ -449,7 +460,9 @@ class Encoder:
             if len(m.events) != self._events:
                 self._sync()
             v = array("f", self._views[seat])
-            v[_HSIZE:_HSIZE + SEATS] = self._sizes[seat:seat + SEATS]  # (a slice beats four writes a change)
+            a = seat * MAX_DISCARDS
+            v[_DISC:_CLAIMED] = self._disc[a:a + _POND]
+            v[_HSIZE:_HSIZE + SEATS] = self._sizes[seat:seat + SEATS]
             # -- the fields of the moment
             actor = m.actor
             if phase == "turn" and actor == seat and m.last_draw is not None:
