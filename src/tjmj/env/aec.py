@@ -15,7 +15,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from ..game import Action, Match
+from ..game import Action, IllegalAction, Match
 from ..rules import Rules
 from .codec import (
     _FLOAT32,
@@ -30,7 +30,6 @@ from .codec import (
     Encoder,
     _ndarray,
     action_mask,
-    decode_action,
     mark_legal,
 )
 
@@ -208,22 +207,22 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
                 if a in self.infos:
                     self.infos[a] = {}
             self._informed = []
-        legal = m.legal_view(seat)  # (read only: the engine's own list)
-        act = None
-        if action is not None:
-            index = int(action)
-            act = ACTIONS[index] if 0 <= index < ACTION_SIZE else None
-            if act not in legal:  # (the engine's own objects: found by identity, as a rule)
-                act = decode_action(index, legal)  # a pon/kong names its tile; or not legal: None
-        if act is None:
-            if self.illegal == "raise":
-                raise ValueError(f"action {action} is not legal for {agent}; legal: {', '.join(map(str, legal))}")
-            act = default_action(m, seat, legal)
-            self.infos[agent] = {"illegal": True}
-            self._informed.append(agent)
         start = len(m.events)
         hand = m.hand_number
-        m.apply(seat, act)
+        index = -1 if action is None else int(action)
+        try:
+            # the engine checks legality itself (and finds its own action objects by identity); a
+            # "pon"/"kong" index becomes the claim of the tile on offer there
+            if not 0 <= index < ACTION_SIZE:
+                raise IllegalAction("outside the action space")
+            m.apply(seat, ACTIONS[index])
+        except IllegalAction:  # nothing was changed
+            legal = m.legal_view(seat)
+            if self.illegal == "raise":
+                raise ValueError(f"action {action} is not legal for {agent}; legal: {', '.join(map(str, legal))}") from None
+            m.apply(seat, default_action(m, seat, legal))
+            self.infos[agent] = {"illegal": True}
+            self._informed.append(agent)
         self.moves[seat] += 1
         cap = self.max_cycles
         if cap is not None:  # seats whose decisions are spent play the default

@@ -314,10 +314,11 @@ class Encoder:
         self._hand = -1  # the hand the kept vectors are of
         self._events = -1  # len(match.events) when they were last brought up to date
         self._zeros = array("f", bytes(4 * OBS_SIZE))
-        self._views: list[array[float]] = []
+        # the kept vectors, one per observing seat (the same arrays from hand to hand: a call copies)
+        self._views = views = [array("f", self._zeros) for _ in range(SEATS)]
         # for each seat s, the kept vectors that show it, each with the place s has there (its seat
         # relative to the viewer): ((vector, relative seat), …)
-        self._shown: list[tuple[tuple[array[float], int], ...]] = []
+        self._shown = [tuple((views[v], (s - v) % SEATS) for v in range(SEATS)) for s in range(SEATS)]
         self._disc = _doubled(MAX_DISCARDS)  # kind + 1 of each discard, 0 = none yet
         self._sizes = _doubled(1)
         self._done = [0] * SEATS  # discards written per seat
@@ -327,10 +328,9 @@ class Encoder:
         """The kept vectors of a hand just dealt (or of the hand in play, for a new encoder)."""
         m = self.m
         self._hand = m.hand_number
-        self._views = views = [array("f", self._zeros) for _ in range(SEATS)]
-        for seat in range(SEATS):
-            self._fixed(views[seat], seat, True)
-        self._shown = [tuple((views[v], (s - v) % SEATS) for v in range(SEATS)) for s in range(SEATS)]
+        for seat, view in enumerate(self._views):
+            view[:] = self._zeros
+            self._fixed(view, seat, True)
         self._disc = _doubled(MAX_DISCARDS)
         self._sizes = _doubled(1)
         self._done = [0] * SEATS
@@ -360,10 +360,8 @@ class Encoder:
             self._new_hand()
             return
         seats = m.seats
-        views = self._views
         sizes = self._sizes
-        for k in range(start, n_events):
-            ev = events[k]
+        for ev in events[start:]:
             t = ev["type"]
             if t == "dahai":
                 s = ev["actor"]
@@ -371,13 +369,14 @@ class Encoder:
                 d = st.discards
                 n = self._done[s]
                 if len(d) == n + 1 and n < MAX_DISCARDS:  # the one new discard, as a rule
-                    self._disc[s * MAX_DISCARDS + n] = self._disc[(s + SEATS) * MAX_DISCARDS + n] = d[n] + 1
+                    kind = d[n]
+                    disc = self._disc
+                    disc[s * MAX_DISCARDS + n] = disc[(s + SEATS) * MAX_DISCARDS + n] = kind + 1
                     self._done[s] = n + 1
+                    self._views[s][kind] = st.counts[kind]  # (_HAND is 0)
                 else:
-                    self._pond(s)
+                    self._seat(s)
                 sizes[s] = sizes[s + SEATS] = len(st.hand)
-                kind = _TEXT_KIND[ev["pai"]]
-                views[s][kind] = st.counts[kind]  # (_HAND is 0)
                 if ev["wild"] or "hunyou" in ev:  # 小相公 (R2) or 混儿悠 (B3) may be new
                     self._seat_row(s)
             elif t == "tsumo":
@@ -388,7 +387,7 @@ class Encoder:
                 else:
                     st = seats[s]
                     sizes[s] = sizes[s + SEATS] = len(st.hand)
-                    views[s][kind] = st.counts[kind]
+                    self._views[s][kind] = st.counts[kind]
             elif t in _CLAIM_EVENTS:
                 self._pond(ev["target"])
                 self._seat(ev["actor"])
