@@ -216,6 +216,22 @@ def test_hand_rewards_add_up_to_the_final_scores_and_a_seed_repeats_the_match(pr
     assert events_m == events and totals_m == totals
 
 
+def test_vector_tables_replace_an_illegal_action_by_the_default_and_count_it():
+    """An index outside the space or not legal now is counted and replaced by the default action
+    (pass, the drawn tile, no 坐庄/拉庄); a legal one is played as given."""
+    from tjmj.env.vector import VectorTables
+
+    tables = VectorTables("classic", n=2, hands=1)
+    obs, mask, seat = tables.reset(seed=3)
+    illegal_now = [int(np.flatnonzero(mask[i] == 0)[0]) for i in range(2)]
+    before = [m.full_view() for m in tables.matches]
+    obs, mask, seat, _, _ = tables.step(np.array([ACTION_SIZE + 5, illegal_now[1]]))
+    assert tables.illegal == 2
+    assert all(m.full_view() != v for m, v in zip(tables.matches, before))  # each match moved on
+    obs, mask, seat, _, _ = tables.step(np.array([int(np.flatnonzero(mask[i])[0]) for i in range(2)]))
+    assert tables.illegal == 2
+
+
 def test_illegal_actions_raise_or_are_replaced_as_asked():
     env = raw_env("classic", hands=1, illegal="raise")
     env.reset(seed=3)

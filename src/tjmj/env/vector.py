@@ -20,10 +20,10 @@ import random
 
 import numpy as np
 
-from ..game import Match
+from ..game import IllegalAction, Match
 from ..rules import Rules
 from .aec import default_action, make_rules
-from .codec import ACTION_SIZE, OBS_SIZE, Encoder, decode_action, mark_legal
+from .codec import ACTION_SIZE, ACTIONS, OBS_SIZE, Encoder, mark_legal
 
 __all__ = ["VectorTables"]
 
@@ -90,15 +90,17 @@ class VectorTables:
         done = np.zeros(self.n, dtype=bool)
         chosen = actions.tolist() if isinstance(actions, np.ndarray) else list(actions)
         for i, m in enumerate(self.matches):
-            s = m.to_act
-            legal = m.legal_view(s)  # (read only: the engine's own list)
-            act = decode_action(int(chosen[i]), legal)
-            if act is None:
-                self.illegal += 1
-                act = default_action(m, s, legal)
+            s = m.actor  # (a finished match was replaced: never over here)
             start = len(m.events)
             hand = m.hand_number
-            m.apply(s, act)
+            index = int(chosen[i])
+            try:  # the engine checks legality itself and changes nothing when it raises (as the AEC step)
+                if not 0 <= index < ACTION_SIZE:
+                    raise IllegalAction("outside the action space")
+                m.apply(s, ACTIONS[index])
+            except IllegalAction:
+                self.illegal += 1
+                m.apply(s, default_action(m, s, m.legal_view(s)))
             if m.hand_number != hand or m.is_over:  # a hand ended: its end_kyoku is among the new events
                 for ev in m.events[start:]:
                     if ev["type"] == "end_kyoku":
