@@ -29,11 +29,10 @@ from .codec import (
     OFFSETS,
     Encoder,
     _ndarray,
-    action_mask,
     mark_legal,
 )
 
-__all__ = ["MahjongAEC", "AGENTS", "check_options", "default_action", "make_rules", "observation_space", "action_space"]
+__all__ = ["MahjongAEC", "AGENTS", "apply_index", "check_options", "default_action", "make_rules", "observation_space", "action_space"]
 
 AGENTS = tuple(f"seat_{s}" for s in range(4))
 _SEAT_OF = {a: s for s, a in enumerate(AGENTS)}
@@ -73,6 +72,19 @@ def check_options(reward: str, illegal: str) -> None:
         raise ValueError(f"reward must be 'hand' or 'match', not {reward!r}")
     if illegal not in ("default", "raise"):
         raise ValueError(f"illegal must be 'default' or 'raise', not {illegal!r}")
+
+
+def apply_index(m: Match, seat: int, index: int) -> bool:
+    """Play the action at ``index`` for ``seat``; False, changing nothing, when it is not legal now.
+    The engine checks legality itself (finding its own action objects by identity), and a
+    ``pon``/``kong`` index becomes the claim of the tile on offer there."""
+    if not 0 <= index < ACTION_SIZE:
+        return False
+    try:
+        m.apply(seat, ACTIONS[index])
+    except IllegalAction:  # (raised before anything changes)
+        return False
+    return True
 
 
 def default_action(m: Match, seat: int, legal: list[Action]) -> Action:
@@ -164,26 +176,15 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             self._informed.append(agent)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        # Encoder.encode and action_mask written out: called every step, the two calls they would
+        # add are worth saving (the codec's private helpers are this package's own)
         m = self.match
         assert m is not None
         seat = _SEAT_OF[agent]
-        return {"observation": self.encoder.encode(seat), "action_mask": action_mask(m.legal_view(seat))}
-
-    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last``, with :meth:`observe` written out (the same dict): it is called once
-        a step, and writing it out saves two Python calls a step.  (The codec's private helpers are
-        this package's own.)"""
-        agent = self.agent_selection
-        m = self.match
-        assert agent is not None and m is not None
-        obs = None
-        if observe:
-            seat = _SEAT_OF[agent]
-            mask = array("b", _NO_ACTIONS)
-            mark_legal(m.legal_view(seat), mask, 0)
-            obs = {"observation": _ndarray(_OBS_SHAPE, _FLOAT32, self.encoder.vector(seat)),
-                   "action_mask": _ndarray(_MASK_SHAPE, _INT8, mask)}
-        return obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+        mask = array("b", _NO_ACTIONS)
+        mark_legal(m.legal_view(seat), mask, 0)
+        return {"observation": _ndarray(_OBS_SHAPE, _FLOAT32, self.encoder.vector(seat)),
+                "action_mask": _ndarray(_MASK_SHAPE, _INT8, mask)}
 
     def state(self) -> np.ndarray:
         """Every seat's observation vector, stacked (4 × OBS_SIZE): for centralised critics only —
@@ -210,14 +211,7 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
             self._informed = []
         start = len(m.events)
         hand = m.hand_number
-        index = -1 if action is None else int(action)
-        try:
-            # the engine checks legality itself (and finds its own action objects by identity); a
-            # "pon"/"kong" index becomes the claim of the tile on offer there
-            if not 0 <= index < ACTION_SIZE:
-                raise IllegalAction("outside the action space")
-            m.apply(seat, ACTIONS[index])
-        except IllegalAction:  # nothing was changed
+        if not apply_index(m, seat, -1 if action is None else int(action)):
             legal = m.legal_view(seat)
             if self.illegal == "raise":
                 raise ValueError(f"action {action} is not legal for {agent}; legal: {', '.join(map(str, legal))}") from None

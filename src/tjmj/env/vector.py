@@ -20,10 +20,10 @@ import random
 
 import numpy as np
 
-from ..game import IllegalAction, Match
+from ..game import Match
 from ..rules import Rules
-from .aec import default_action, make_rules
-from .codec import ACTION_SIZE, ACTIONS, OBS_SIZE, Encoder, mark_legal
+from .aec import apply_index, default_action, make_rules
+from .codec import ACTION_SIZE, OBS_SIZE, Encoder, mark_legal
 
 __all__ = ["VectorTables"]
 
@@ -93,12 +93,7 @@ class VectorTables:
             s = m.actor  # (a finished match was replaced: never over here)
             start = len(m.events)
             hand = m.hand_number
-            index = int(chosen[i])
-            try:  # the engine checks legality itself and changes nothing when it raises (as the AEC step)
-                if not 0 <= index < ACTION_SIZE:
-                    raise IllegalAction("outside the action space")
-                m.apply(s, ACTIONS[index])
-            except IllegalAction:
+            if not apply_index(m, s, int(chosen[i])):
                 self.illegal += 1
                 m.apply(s, default_action(m, s, m.legal_view(s)))
             if m.hand_number != hand or m.is_over:  # a hand ended: its end_kyoku is among the new events
