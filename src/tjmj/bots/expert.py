@@ -8,8 +8,9 @@ At each decision that has a choice, the bot
    match for its seat (the tiles it cannot see dealt again at random: the other hands and the wall,
    every visible discard, meld, flower and indicator kept) — and, from that same world, applies each
    candidate and plays the hand to its end with a fast **rollout policy** (:func:`rollout_action`,
-   every seat: a win when legal, the discard of lowest shanten, kongs and claims that keep the hand
-   as close to ready), recording the seat's score change at the hand's end (the ``end_kyoku`` deltas:
+   every seat: a win when legal, the discard of lowest shanten — in Tianjin, with wilds, nearest a
+   混儿吊 ready hand, a hand the rules let win — kongs and claims that keep the hand as close to
+   ready), recording the seat's score change at the hand's end (the ``end_kyoku`` deltas:
    fan or value, 坐庄/拉庄 stakes, kong points, 铲, 烧庄, penalties, dealing in — every payment);
 3. returns the candidate with the best mean, but leaves the default only when the paired difference
    (the same worlds) is clearly positive: ``mean > Z · standard error`` over at least
@@ -34,12 +35,14 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
-from .baseline import _discard_key, _discard_shanten, shanten_fast
+from ..waits import used_table
+from .baseline import Table, _discard_key, _discard_shanten, _merge, _suit_table, shanten_fast
 from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
@@ -75,7 +78,8 @@ def _pairs_ok(m: Match, seat: int) -> bool:
 
 def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[int, Action]]:
     """The legal discards of ``seat`` best first by the rollout policy (lowest shanten, then the
-    baseline's tie-break), each with its shanten; wilds last (a wild is thrown only when forced)."""
+    baseline's tie-break; Tianjin: :func:`rollout_action`'s order), each with its shanten; wilds
+    last (a wild is thrown only when forced)."""
     nonwild, w, need = _hand(m, seat)
     wilds = m.wilds
     plain = [a for a in legal if a.type == "discard" and a.tile not in wilds]
@@ -83,7 +87,11 @@ def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[
     out: list[tuple[int, Action]] = []
     if kinds:
         sh = discard_shanten(nonwild, w, need, _pairs_ok(m, seat), kinds)
-        order = sorted(kinds, key=lambda k: (sh[k], _discard_key(nonwild, k)))
+        if w and _fan_aware(m):  # (rollout_action's order: nearest a 混儿吊 ready hand first)
+            hd = hundiao_discard_shanten(nonwild, w, need, kinds)
+            order = sorted(kinds, key=lambda k: (hd[k], sh[k], _discard_key(nonwild, k)))
+        else:
+            order = sorted(kinds, key=lambda k: (sh[k], _discard_key(nonwild, k)))
         by_kind = {int(a.tile): a for a in plain}  # type: ignore[arg-type]
         out = [(sh[k], by_kind[k]) for k in order]
     out += [(99, a) for a in legal if a.type == "discard" and a.tile in wilds]
@@ -124,12 +132,128 @@ def _best_discard(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Ac
     return got[0], _DISCARD[got[1]]
 
 
+def hundiao_discard_shanten(nonwild: list[int], w: int, m: int, kinds: Sequence[int]) -> dict[int, int]:
+    """Tianjin: for each discard kind, the exchanges still needed after it to a 混儿吊 ready hand
+    (R5.1: a wild kept as the single, the other 12 tiles four melds, wilds playing what is missing),
+    0 = ready to win on any draw; ``w`` >= 1 wilds in hand, ``m`` melds still to make.  As
+    :func:`tjmj.bots.baseline._discard_shanten`: the other three suits merged once per suit, the
+    answers for one suit memoised by (that suit, the merged rest)."""
+    t = [_suit_table(nonwild, s) for s in range(4)]
+    out: dict[int, int] = {}
+    base = 3 * m - (w - 1)
+    done: set[int] = set()
+    for k in kinds:
+        s = k // 9
+        if s in done:
+            continue
+        done.add(s)
+        rest = [t[i] for i in range(4) if i != s]
+        lo = 9 * s
+        used = _after_discards_unpaired(tuple(nonwild[lo : lo + 9 if s < 3 else 34]),
+                                        _merge(_merge(rest[0], rest[1], m), rest[2], m), m)
+        for j in kinds:
+            if j // 9 == s:
+                out[j] = base - used[j - lo]
+    return out
+
+
+@lru_cache(maxsize=1 << 16)  # the same suit against the same other suits recurs from turn to turn
+def _after_discards_unpaired(suit: tuple[int, ...], others: Table, m: int) -> tuple[int, ...]:
+    """For each position of ``suit`` that holds a tile: the most real tiles used in ``m`` melds and
+    no pair after discarding one."""
+    honors = len(suit) == 7
+    lst = list(suit)
+    out = [0] * len(suit)
+    for i, c in enumerate(suit):
+        if not c:
+            continue
+        lst[i] = c - 1
+        a = used_table(tuple(lst), honors)
+        out[i] = max(a[ma][0] + others[m - ma][0] for ma in range(m + 1))
+        lst[i] = c
+    return tuple(out)
+
+
+def _fan_aware(m: Match) -> bool:
+    """Whether the rollouts aim at a legal Tianjin win: under ``min_fan`` 2 a plain ready hand with
+    wilds (死提溜) cannot win, and the commonest legal win with a wild is 混儿吊 (R5.1, R5.2)."""
+    r = m.rules
+    return m.family == "tianjin" and getattr(r, "min_fan", 1) >= 2 and getattr(r, "hundiao_alone_wins", False)
+
+
+_MEMO_FAN: dict[tuple[Any, ...], tuple[int, int]] = {}
+
+
+def _best_discard_fan(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Action] | None:
+    """Tianjin with wilds in hand: the discard nearest a 混儿吊 ready hand, then the lowest shanten,
+    then the baseline's tie-break; its (plain) shanten and action."""
+    st = m.seats[seat]
+    wilds = m.wilds
+    w = sum(st.counts[k] for k in wilds)
+    if not w:
+        return _best_discard(m, seat, legal)
+    kinds = [int(a.tile) for a in legal if a.type == "discard" and a.tile not in wilds]  # type: ignore[arg-type]
+    if not kinds:
+        return _best_discard(m, seat, legal)
+    key = (tuple(st.counts), wilds, len(st.melds), len(kinds))
+    got = _MEMO_FAN.get(key)
+    if got is None:
+        nonwild, w, need = _hand(m, seat)
+        hd = hundiao_discard_shanten(nonwild, w, need, kinds)
+        low = min(hd.values())
+        near = [k for k in kinds if hd[k] == low]
+        sh = _discard_shanten(nonwild, w, need, near)  # (only the nearest are ranked further)
+        best = min(near, key=lambda k: (sh[k], _discard_key(nonwild, k)))
+        if len(_MEMO_FAN) >= _MEMO_SIZE:
+            _MEMO_FAN.clear()
+        _MEMO_FAN[key] = got = (sh[best], best)
+    return got[0], _DISCARD[got[1]]
+
+
+def hundiao_shanten(nonwild: Sequence[int], w: int, m: int) -> int:
+    """Tianjin: the exchanges a 13-tile hand still needs to a 混儿吊 ready hand (``w`` >= 1)."""
+    t = [_suit_table(nonwild, s) for s in range(4)]
+    a = _merge(t[0], t[1], m)
+    b = _merge(t[2], t[3], m)
+    return 3 * m - (w - 1) - max(a[ma][0] + b[m - ma][0] for ma in range(m + 1))
+
+
 def rollout_action(m: Match, seat: int, legal: Sequence[Action]) -> Action:
     """The fast policy every seat follows in a rollout, read from the match itself (the copy's seat
     counts, no observation built): a win (or 混杠) whenever legal; on a turn the discard of lowest
     shanten (ties: the baseline's), never a wild unless forced, a kong when the hand after it is no
     further from ready; in a window a kong, pon or chi when the hand after it (and its best discard)
-    is no further from ready — under Beijing's claim limit only when it gets closer."""
+    is no further from ready — under Beijing's claim limit only when it gets closer.
+
+    Tianjin under ``min_fan`` 2 (:func:`_fan_aware`), a seat holding wilds aims at a hand that can
+    win: its discard is the one nearest a 混儿吊 ready hand (:func:`hundiao_discard_shanten`; then
+    the lowest shanten), and it pons only when that brings it nearer (or as near, with two melds or
+    more still to make).  Without it the rollouts' seats got stuck in 死提溜 hands that cannot win
+    (R5.2): in one seat against three of the plain policy it scored +1.35 points a hand."""
+    if len(legal) > 1 and _fan_aware(m) and not any(a.type in _WINS for a in legal):
+        if m.phase == "turn":
+            if not any(a.type in _KONGS for a in legal):  # (a kong: the plain policy's rule)
+                found = _best_discard_fan(m, seat, legal)
+                if found is not None:
+                    return found[1]
+        elif m.window is not None:
+            nonwild, w, need = _hand(m, seat)
+            if w:
+                tile = int(m.window.tile)
+                pon = next((a for a in legal if a.type == "pon"), None)
+                pass_ = next((a for a in legal if a.type == "pass"), None)
+                if pon is not None and pass_ is not None and not any(a.type == "kong" for a in legal) \
+                        and tile not in m.wilds:
+                    now = hundiao_shanten(nonwild, w, need)
+                    nonwild[tile] -= 2
+                    kinds = [k for k in range(34) if nonwild[k]]
+                    after = min(hundiao_discard_shanten(nonwild, w, need - 1, kinds).values()) if kinds else now
+                    return pon if after < now or (after == now and need > 1) else pass_
+    return _rollout_plain(m, seat, legal)
+
+
+def _rollout_plain(m: Match, seat: int, legal: Sequence[Action]) -> Action:
+    """:func:`rollout_action` without Tianjin's aim at a legal win."""
     if len(legal) == 1:
         return legal[0]
     for a in legal:
