@@ -76,9 +76,16 @@ def shanten_fast(nonwild: Sequence[int], w: int, m: int) -> int:
 
 def _discard_shanten(nonwild: list[int], w: int, m: int, kinds: Sequence[int]) -> dict[int, int]:
     """Shanten after discarding one non-wild tile of each kind in ``kinds``."""
+    base = 3 * m + 1 - w
+    return {k: base - u for k, u in discard_used(nonwild, m, kinds).items()}
+
+
+def discard_used(nonwild: list[int], m: int, kinds: Sequence[int], paired: bool = True) -> dict[int, int]:
+    """For each kind in ``kinds``: the most real tiles used in ``m`` melds and at most one pair
+    (``paired=False``: no pair) after discarding one non-wild tile of it.  The other three suits are
+    merged once per suit; the answers for one suit are memoised by (that suit, the merged rest)."""
     t = [_suit_table(nonwild, s) for s in range(4)]
     out: dict[int, int] = {}
-    base = 3 * m + 1 - w
     done: set[int] = set()
     for k in kinds:
         s = k // 9
@@ -88,16 +95,17 @@ def _discard_shanten(nonwild: list[int], w: int, m: int, kinds: Sequence[int]) -
         rest = [t[i] for i in range(4) if i != s]
         lo = 9 * s
         used = _after_discards(tuple(nonwild[lo : lo + 9 if s < 3 else 34]), _merge(_merge(rest[0], rest[1], m),
-                                                                                   rest[2], m), m)
+                                                                                   rest[2], m), m, paired)
         for j in kinds:
             if j // 9 == s:
-                out[j] = base - used[j - lo]
+                out[j] = used[j - lo]
     return out
 
 
 @lru_cache(maxsize=1 << 16)  # the same suit against the same other suits recurs from turn to turn
-def _after_discards(suit: tuple[int, ...], others: Table, m: int) -> tuple[int, ...]:
-    """For each position of ``suit`` that holds a tile: the most real tiles used after discarding one."""
+def _after_discards(suit: tuple[int, ...], others: Table, m: int, paired: bool = True) -> tuple[int, ...]:
+    """For each position of ``suit`` that holds a tile: the most real tiles used after discarding one
+    (``paired``: at most one pair; else none)."""
     honors = len(suit) == 7
     lst = list(suit)
     out = [0] * len(suit)
@@ -105,7 +113,8 @@ def _after_discards(suit: tuple[int, ...], others: Table, m: int) -> tuple[int, 
         if not c:
             continue
         lst[i] = c - 1
-        out[i] = _top(used_table(tuple(lst), honors), others, m)
+        a = used_table(tuple(lst), honors)
+        out[i] = _top(a, others, m) if paired else max(a[ma][0] + others[m - ma][0] for ma in range(m + 1))
         lst[i] = c
     return tuple(out)
 

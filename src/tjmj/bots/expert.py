@@ -35,14 +35,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any
 
 from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
-from ..waits import used_table
-from .baseline import Table, _discard_key, _discard_shanten, _merge, _suit_table, shanten_fast
+from .baseline import _discard_key, _discard_shanten, _merge, _suit_table, discard_used, shanten_fast
 from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
@@ -135,43 +133,9 @@ def _best_discard(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Ac
 def hundiao_discard_shanten(nonwild: list[int], w: int, m: int, kinds: Sequence[int]) -> dict[int, int]:
     """Tianjin: for each discard kind, the exchanges still needed after it to a 混儿吊 ready hand
     (R5.1: a wild kept as the single, the other 12 tiles four melds, wilds playing what is missing),
-    0 = ready to win on any draw; ``w`` >= 1 wilds in hand, ``m`` melds still to make.  As
-    :func:`tjmj.bots.baseline._discard_shanten`: the other three suits merged once per suit, the
-    answers for one suit memoised by (that suit, the merged rest)."""
-    t = [_suit_table(nonwild, s) for s in range(4)]
-    out: dict[int, int] = {}
+    0 = ready to win on any draw; ``w`` >= 1 wilds in hand, ``m`` melds still to make."""
     base = 3 * m - (w - 1)
-    done: set[int] = set()
-    for k in kinds:
-        s = k // 9
-        if s in done:
-            continue
-        done.add(s)
-        rest = [t[i] for i in range(4) if i != s]
-        lo = 9 * s
-        used = _after_discards_unpaired(tuple(nonwild[lo : lo + 9 if s < 3 else 34]),
-                                        _merge(_merge(rest[0], rest[1], m), rest[2], m), m)
-        for j in kinds:
-            if j // 9 == s:
-                out[j] = base - used[j - lo]
-    return out
-
-
-@lru_cache(maxsize=1 << 16)  # the same suit against the same other suits recurs from turn to turn
-def _after_discards_unpaired(suit: tuple[int, ...], others: Table, m: int) -> tuple[int, ...]:
-    """For each position of ``suit`` that holds a tile: the most real tiles used in ``m`` melds and
-    no pair after discarding one."""
-    honors = len(suit) == 7
-    lst = list(suit)
-    out = [0] * len(suit)
-    for i, c in enumerate(suit):
-        if not c:
-            continue
-        lst[i] = c - 1
-        a = used_table(tuple(lst), honors)
-        out[i] = max(a[ma][0] + others[m - ma][0] for ma in range(m + 1))
-        lst[i] = c
-    return tuple(out)
+    return {k: base - u for k, u in discard_used(nonwild, m, kinds, paired=False).items()}
 
 
 def _fan_aware(m: Match) -> bool:
