@@ -145,7 +145,7 @@ def _fan_aware(m: Match) -> bool:
     return m.family == "tianjin" and getattr(r, "min_fan", 1) >= 2 and getattr(r, "hundiao_alone_wins", False)
 
 
-_MEMO_FAN: dict[tuple[Any, ...], tuple[int, int]] = {}
+_MEMO_FAN: dict[tuple[Any, ...], tuple[int, int]] = {}  # as _MEMO, for the Tianjin aim at 混儿吊
 
 
 def _best_discard_fan(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Action] | None:
