@@ -68,6 +68,11 @@ def _top(a: Table, b: Table, m: int) -> int:
     return best
 
 
+def _top_unpaired(a: Table, b: Table, m: int) -> int:
+    """As :func:`_top` with no pair: the most real tiles used in exactly ``m`` melds and nothing else."""
+    return max(a[ma][0] + b[m - ma][0] for ma in range(m + 1))
+
+
 def shanten_fast(nonwild: Sequence[int], w: int, m: int) -> int:
     """Same value as :func:`tjmj.waits.shanten_counts` (−1 complete, 0 ready), by table merges."""
     t = [_suit_table(nonwild, s) for s in range(4)]
@@ -114,7 +119,7 @@ def _after_discards(suit: tuple[int, ...], others: Table, m: int, paired: bool =
             continue
         lst[i] = c - 1
         a = used_table(tuple(lst), honors)
-        out[i] = _top(a, others, m) if paired else max(a[ma][0] + others[m - ma][0] for ma in range(m + 1))
+        out[i] = _top(a, others, m) if paired else _top_unpaired(a, others, m)
         lst[i] = c
     return tuple(out)
 

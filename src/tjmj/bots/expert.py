@@ -40,7 +40,15 @@ from typing import Any
 from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
-from .baseline import _discard_key, _discard_shanten, _merge, _suit_table, discard_used, shanten_fast
+from .baseline import (
+    _discard_key,
+    _discard_shanten,
+    _merge,
+    _suit_table,
+    _top_unpaired,
+    discard_used,
+    shanten_fast,
+)
 from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
@@ -177,9 +185,7 @@ def _best_discard_fan(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int
 def hundiao_shanten(nonwild: Sequence[int], w: int, m: int) -> int:
     """Tianjin: the exchanges a 13-tile hand still needs to a 混儿吊 ready hand (``w`` >= 1)."""
     t = [_suit_table(nonwild, s) for s in range(4)]
-    a = _merge(t[0], t[1], m)
-    b = _merge(t[2], t[3], m)
-    return 3 * m - (w - 1) - max(a[ma][0] + b[m - ma][0] for ma in range(m + 1))
+    return 3 * m - (w - 1) - _top_unpaired(_merge(t[0], t[1], m), _merge(t[2], t[3], m), m)
 
 
 def rollout_action(m: Match, seat: int, legal: Sequence[Action]) -> Action:
