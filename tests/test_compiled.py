@@ -21,8 +21,11 @@ import orjson
 import pytest
 
 import tjmj
+from tjmj.bots import make_bot
+from tjmj.bots.expert import ExpertBot
+from tjmj.families import match_type
 from tjmj.rules import Rules
-from tjmj.simulate import play_match
+from tjmj.simulate import play_match, play_with
 
 # sha256 of the orjson lines of the 30 matches' events, computed on the pure-Python engine (changed
 # with strong's revive: the previous strong still gives the previous a0f9a398…, so the engine plays alike)
@@ -41,6 +44,19 @@ def records_sha256(seeds: range = range(10)) -> str:
     return d.hexdigest()
 
 
+def expert_sha256(seeds: range = range(2)) -> str:
+    """The records of one-hand matches with an expert (a fixed number of rounds: deterministic) in one
+    seat of each preset; its search (rollout policy, shanten tables) is compiled too."""
+    d = hashlib.sha256()
+    for preset in PRESETS:
+        rules = Rules.preset(preset, match_hands=1)
+        for seed in seeds:
+            bots = [ExpertBot(rollouts=3, min_rounds=2), make_bot("strong"), make_bot("baseline"), make_bot("greedy")]
+            for ev in play_with(match_type(rules.family)(rules, seed), bots, seed).events:
+                d.update(orjson.dumps(ev) + b"\n")
+    return d.hexdigest()
+
+
 def test_the_records_are_the_pure_forms() -> None:
     assert records_sha256() == RECORDS_SHA256, f"this form ({tjmj.compiled() or 'pure Python'}) plays otherwise"
 
@@ -55,7 +71,9 @@ def test_compiled_names_only_compiled_modules() -> None:
 _CHILD = """
 import json, tjmj
 from tests.test_compiled import records_sha256
-print(json.dumps({"file": tjmj.__file__, "compiled": tjmj.compiled(), "sha256": records_sha256()}))
+from tests.test_compiled import expert_sha256
+print(json.dumps({"file": tjmj.__file__, "compiled": tjmj.compiled(), "sha256": records_sha256(),
+                  "expert": expert_sha256()}))
 """
 
 
@@ -72,6 +90,7 @@ def test_the_compiled_copy_is_compiled_and_plays_the_same() -> None:
     assert Path(got["file"]).resolve().is_relative_to(where), got["file"]
     assert got["compiled"] == [f"tjmj.{m}" for m in tjmj.COMPILED_MODULES]
     assert got["sha256"] == RECORDS_SHA256
+    assert got["expert"] == expert_sha256()  # the search decides alike compiled (this process: pure)
 
 
 def test_clean_removes_the_built_files_only(tmp_path: Path) -> None:

@@ -35,6 +35,9 @@ COMPILED_MODULES = (
     "families.mcr.score",
     "families.mcr.shapes",
     "bots.random_bot",
+    "bots.baseline",
+    "bots.beijing",
+    "bots.expert",
     "simulate",
 )
 

@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .._mypyc import mypyc_attr
 from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
@@ -312,6 +313,7 @@ def play_out(m: Match, seat: int, policy: Callable[[Match, int, Sequence[Action]
 # ---- the bot --------------------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: tests and scripts subclass it
 class ExpertBot:
     """Search: sampled worlds (:meth:`tjmj.game.Match.determinize`) played to the end of the hand with
     a fast policy, for each candidate action; the best mean score change, leaving ``strong``'s choice
