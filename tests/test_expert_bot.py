@@ -19,7 +19,10 @@ from hypothesis import strategies as st
 
 from tjmj.bots import BOT_NAMES, BOTS, Bot, make_bot
 from tjmj.bots.expert import (
+    MIN_ROUNDS,
+    Z_DROP,
     ExpertBot,
+    Search,
     _rollout_plain,
     hundiao_discard_shanten,
     hundiao_shanten,
@@ -27,7 +30,7 @@ from tjmj.bots.expert import (
     rollout_action,
 )
 from tjmj.bots.strong import StrongBot
-from tjmj.game import Action, Match
+from tjmj.game import PASS, WIN, Action, Match
 from tjmj.record import replay
 from tjmj.rules import Rules
 from tjmj.simulate import play_with
@@ -113,6 +116,54 @@ def test_the_time_budget_on_average() -> None:
     times = bot.decision_times
     assert m.is_over and bot.searched > 10 and len(times) > bot.searched
     assert statistics.mean(times) <= 0.050 * 1.2, statistics.mean(times)
+
+
+def test_the_bank_moves_time_to_the_searched_decisions() -> None:
+    """With a bank the searched decisions may spend what quick ones left (the mean stays within the
+    budget, no decision beyond the budget and the bank by more than a round); with ``bank=0`` the
+    credit is never spent, so the decisions keep to the budget alone."""
+    budget = 0.040
+    for bank in (2.0, 0.0):
+        bot = ExpertBot(budget_ms=budget * 1000, bank=bank)
+        m = play("classic", 6, [bot, make_bot("strong"), make_bot("strong"), make_bot("strong")], 2)
+        times = bot.decision_times
+        assert m.is_over and bot.searched > 10 and -budget <= bot.credit <= bank * budget
+        assert statistics.mean(times) <= budget * 1.2, (bank, statistics.mean(times))
+        limit = budget * (1 + bank)
+        assert max(times) <= limit + 0.060, (bank, max(times))  # (the last round may run past, as without a bank)
+        over = sum(1 for t in times if t > budget * 1.25)
+        if bank:
+            assert over > 0, "the bank was never spent"
+        else:
+            assert over <= len(times) // 20, over
+
+
+def test_racing_drops_only_candidates_clearly_below_the_default() -> None:
+    """Racing (``Z_DROP``): a candidate the search stops playing is, by the rounds it was played in,
+    below the default by ``Z_DROP`` standard errors; it never stops before ``min_rounds`` rounds; and
+    some candidates are dropped in a match (the rounds left go to the others)."""
+    searches: list[Search] = []
+
+    class Recording(ExpertBot):
+        def _evaluate(self, m: Match, seat: int, cands: list[Action], rng: random.Random, t0: float) -> Search:
+            found = super()._evaluate(m, seat, cands, rng, t0)
+            searches.append(found)
+            return found
+
+    bot = Recording(rollouts=24)
+    play("classic", 9, [bot, make_bot("strong"), make_bot("strong"), make_bot("strong")], 1)
+    dropped = 0
+    for f in searches:
+        assert f.counts[0] == f.rounds
+        for i in range(1, len(f.candidates)):
+            if f.counts[i] < f.rounds:
+                dropped += 1
+                assert f.counts[i] >= MIN_ROUNDS and f.clearly_worse(i, Z_DROP), (f.counts, f.gain(i))
+    assert dropped > 0
+    unit = Search([WIN, PASS, PASS])
+    for _ in range(MIN_ROUNDS):
+        unit.add([0, 1, 2], [5, -5, 6])
+    assert unit.clearly_worse(1, Z_DROP) and not unit.clearly_worse(2, Z_DROP) and unit.pick() == 2
 
 
 def test_without_a_match_it_plays_as_strong() -> None:

@@ -14,11 +14,14 @@ At each decision that has a choice, the bot
    fan or value, 坐庄/拉庄 stakes, kong points, 铲, 烧庄, penalties, dealing in — every payment);
 3. returns the candidate with the best mean, but leaves the default only when the paired difference
    (the same worlds) is clearly positive: ``mean > Z · standard error`` over at least
-   ``MIN_ROUNDS`` rounds.
+   ``MIN_ROUNDS`` rounds.  Racing: from ``MIN_ROUNDS`` rounds on, a candidate below the default by
+   ``Z_DROP`` standard errors is played no more; when none is left but the default, the decision is made.
 
 Rounds go on until ``budget_ms`` (default 200 ms; measured with :func:`time.perf_counter`) would be
-spent (at least one round), or exactly ``rollouts`` rounds when that is given: then the bot is
-deterministic for a seed (its randomness comes only from the ``rng`` the driver passes).  The bot
+spent (at least one round) — plus, up to ``BANK`` budgets, the time earlier decisions left unused, so
+that the mean decision stays within the budget and the hard ones get more — or at most ``rollouts``
+rounds when that is given: then the bot is deterministic for a seed (its randomness comes only from
+the ``rng`` the driver passes).  The bot
 sees hidden state only through ``determinize``: it never reads another hand or the wall.
 
 It needs the real match, given by ``bind(match, seat)`` (:func:`tjmj.simulate.play_with` calls it);
@@ -53,11 +56,13 @@ from .baseline import (
 from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
-__all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS"]
+__all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS", "Z_DROP", "BANK"]
 
 DISCARDS = 3  # discards searched besides the default: the best by the rollout policy's ranking
 Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
 MIN_ROUNDS = 8  # ... over at least this many rounds (worlds)
+BANK = 2.0  # a decision may spend up to this many budgets left unused by earlier ones, besides its own
+Z_DROP = 3.0  # racing: a candidate below the default by this many standard errors is played no more
 _MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
 
 _WINS = ("win", "hungang")
@@ -319,17 +324,22 @@ class ExpertBot:
     a fast policy, for each candidate action; the best mean score change, leaving ``strong``'s choice
     only on clear evidence (module docstring).
 
-    ``budget_ms``: the time per decision (rounds go on while they fit); ``rollouts``: exactly this many
-    rounds instead (deterministic for a seed); ``discards``, ``z``, ``min_rounds``: the search's width
-    and its caution.  Every family: the family's own stakes are in the scores the rollouts return."""
+    ``budget_ms``: the time per decision on average (rounds go on while they fit); ``bank``: how much
+    of the time earlier decisions left unused (a quick one, or a search whose alternatives all fell
+    behind) a decision may add to its budget, in budgets (0: each decision within ``budget_ms``);
+    ``rollouts``: at most this many rounds instead (deterministic for a seed); ``discards``, ``z``,
+    ``min_rounds``: the search's width and its caution.  Every family: the family's own stakes are in
+    the scores the rollouts return."""
 
     name = "expert"
     uses_observation = True
 
     def __init__(self, budget_ms: float = 200.0, rollouts: int | None = None, *, discards: int = DISCARDS,
-                 z: float = Z, min_rounds: int = MIN_ROUNDS) -> None:
+                 z: float = Z, min_rounds: int = MIN_ROUNDS, bank: float = BANK) -> None:
         if budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, got {budget_ms}")
+        if bank < 0:
+            raise ValueError(f"bank must be at least 0, got {bank}")
         if rollouts is not None and rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {rollouts}")
         self.budget_ms = budget_ms
@@ -337,6 +347,8 @@ class ExpertBot:
         self.discards = discards
         self.z = z
         self.min_rounds = min_rounds
+        self.bank = bank
+        self.credit = 0.0  # seconds: the time earlier decisions left unused, at most bank budgets
         self.match: Match | None = None
         self.seat = -1
         self.rules: Rules | None = None
@@ -345,6 +357,7 @@ class ExpertBot:
         self.searched = 0  # decisions that ran rounds
         self.changed = 0  # ... whose answer differs from strong's
         self.last_rounds = 0  # the rounds (worlds) of the last searched decision
+        self.rounds_played = 0  # ... and of every searched decision (rounds_played / searched: the mean)
 
     def __repr__(self) -> str:
         return f"ExpertBot(budget_ms={self.budget_ms}, rollouts={self.rollouts})"
@@ -363,7 +376,11 @@ class ExpertBot:
         try:
             return self._choose(obs, legal, rng, t0)
         finally:
-            self.decision_times.append(time.perf_counter() - t0)
+            spent = time.perf_counter() - t0
+            self.decision_times.append(spent)
+            budget = self.budget_ms / 1000.0
+            # what this decision left unused (or overran) moves the credit: the mean stays within budget
+            self.credit = max(-budget, min(self.bank * budget, self.credit + budget - spent))
 
     def _bound(self, obs: dict[str, Any], legal: list[Action]) -> Match | None:
         """The bound match, if this decision is its seat's decision in it now (the same phase, scores,
@@ -422,40 +439,43 @@ class ExpertBot:
     def _rounds(self, m: Match, cands: list[Action], rng: random.Random, t0: float) -> Action:
         found = self._evaluate(m, self.seat, cands, rng, t0)
         self.last_rounds = found.rounds
+        self.rounds_played += found.rounds
         return cands[found.pick(self.z, self.min_rounds)]
 
     def _evaluate(self, m: Match, seat: int, cands: list[Action], rng: random.Random, t0: float) -> Search:
-        sums = [0.0] * len(cands)
-        diff_sq = [0.0] * len(cands)  # of the paired difference with the default (index 0)
-        deadline = t0 + self.budget_ms / 1000.0
-        rounds = 0
+        n = len(cands)
+        found = Search(cands)
+        alive = list(range(n))  # the candidates still played: the default (0) always
+        deadline = t0 + self.budget_ms / 1000.0 + max(0.0, self.credit)
         longest = 0.0  # the longest round so far: the next may take as long
+        values = [0] * n
         while True:
             r0 = time.perf_counter()
             world = m.determinize(seat, rng)
-            values = []
-            for a in cands:
+            for i in alive:
                 c = world.clone()
                 before = c.scores[seat]
                 hand = c.hand_number
-                c.apply(seat, a)
+                c.apply(seat, cands[i])
                 if not c.is_over and c.hand_number == hand:  # (a win ends the hand at once)
                     play_out(c, seat)
-                values.append(c.scores[seat] - before)
-            for i, v in enumerate(values):
-                sums[i] += v
-                d = v - values[0]
-                diff_sq[i] += d * d
-            rounds += 1
+                values[i] = c.scores[seat] - before
+            found.add(alive, values)
+            if found.rounds >= self.min_rounds and len(alive) > 1:
+                # racing: a candidate clearly worse than the default is played no more, so the rounds
+                # left go to the comparisons still open; with none open the decision is made
+                alive = [i for i in alive if i == 0 or not found.clearly_worse(i, Z_DROP)]
+                if len(alive) == 1:
+                    break
             if self.rollouts is not None:
-                if rounds >= self.rollouts:
+                if found.rounds >= self.rollouts:
                     break
             else:
                 now = time.perf_counter()
                 longest = max(longest, now - r0)
                 if now + longest > deadline:  # the next round could overrun the budget
                     break
-        return Search(cands, rounds, sums, diff_sq)
+        return found
 
     def analyse(self, m: Match, seat: int, rng: random.Random) -> Search | None:
         """The search of ``seat``'s decision in ``m`` now, with its figures (``None`` when there is
@@ -477,27 +497,51 @@ class ExpertBot:
 
 class Search:
     """One decision's search: the candidates (the default, ``strong``'s choice, first), the rounds
-    played, and per candidate the sum of its score changes and of its squared paired difference with
-    the default over the same worlds."""
+    played, and per candidate the rounds it was played in (a clearly worse one stops early), the sum
+    of its score changes, and the sum and squared sum of its paired difference with the default over
+    the same worlds."""
 
-    __slots__ = ("candidates", "rounds", "sums", "diff_sq")
+    __slots__ = ("candidates", "rounds", "counts", "sums", "diff_sums", "diff_sq")
 
-    def __init__(self, candidates: list[Action], rounds: int, sums: list[float], diff_sq: list[float]) -> None:
+    def __init__(self, candidates: list[Action]) -> None:
+        n = len(candidates)
         self.candidates = candidates
-        self.rounds = rounds
-        self.sums = sums
-        self.diff_sq = diff_sq
+        self.rounds = 0
+        self.counts = [0] * n
+        self.sums = [0.0] * n
+        self.diff_sums = [0.0] * n
+        self.diff_sq = [0.0] * n
+
+    def add(self, played: list[int], values: list[int]) -> None:
+        """One round (world): ``values[i]`` for each candidate ``i`` in ``played`` (0 among them)."""
+        v0 = values[0]
+        for i in played:
+            v = values[i]
+            d = v - v0
+            self.counts[i] += 1
+            self.sums[i] += v
+            self.diff_sums[i] += d
+            self.diff_sq[i] += d * d
+        self.rounds += 1
 
     def mean(self, i: int) -> float:
         """Candidate ``i``'s mean score change."""
-        return self.sums[i] / self.rounds
+        return self.sums[i] / self.counts[i] if self.counts[i] else 0.0
 
     def gain(self, i: int) -> tuple[float, float]:
         """Candidate ``i``'s mean gain over the default and its standard error (paired worlds)."""
-        n = self.rounds
-        gain = (self.sums[i] - self.sums[0]) / n
+        n = self.counts[i]
+        if not n:
+            return 0.0, 0.0
+        gain = self.diff_sums[i] / n
         var = max(0.0, self.diff_sq[i] / n - gain * gain) * n / (n - 1) if n > 1 else 0.0
         return gain, math.sqrt(var / n)
+
+    def clearly_worse(self, i: int, z: float) -> bool:
+        """Whether candidate ``i``'s gain is below zero by ``z`` standard errors (or it has never
+        differed from the default): racing stops playing it."""
+        gain, se = self.gain(i)
+        return gain + z * se <= 0.0
 
     def pick(self, z: float = Z, min_rounds: int = MIN_ROUNDS) -> int:
         """The index to play: the best gain that exceeds ``z`` standard errors, after at least
