@@ -18,8 +18,9 @@ At each decision that has a choice, the bot
    ``Z_DROP`` standard errors is played no more; when none is left but the default, the decision is made.
 
 Rounds go on until ``budget_ms`` (default 200 ms; measured with :func:`time.perf_counter`) would be
-spent (at least one round) — plus, up to ``BANK`` budgets, the time earlier decisions left unused, so
-that the mean decision stays within the budget and the hard ones get more — or at most ``rollouts``
+spent (at least one round) — plus, with ``bank`` > 0, up to that many budgets of the time earlier
+decisions left unused, so that the mean decision stays within the budget and the hard ones get more —
+or at most ``rollouts``
 rounds when that is given: then the bot is deterministic for a seed (its randomness comes only from
 the ``rng`` the driver passes).  The bot
 sees hidden state only through ``determinize``: it never reads another hand or the wall.
@@ -61,7 +62,8 @@ __all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "DISCARDS", "Z",
 DISCARDS = 3  # discards searched besides the default: the best by the rollout policy's ranking
 Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
 MIN_ROUNDS = 8  # ... over at least this many rounds (worlds)
-BANK = 2.0  # a decision may spend up to this many budgets left unused by earlier ones, besides its own
+BANK = 0.0  # a decision may spend up to this many budgets left unused by earlier ones, besides its own
+# (0 by default: with bank=2 and twice the worlds the expert did no better against strong, docs/bots.md)
 Z_DROP = 3.0  # racing: a candidate below the default by this many standard errors is played no more
 _MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
 
