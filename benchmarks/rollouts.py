@@ -30,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _compiled import compiled_src
 from _machine import machine as _machine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,14 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="tjmj-rollouts-") as tmp:
-        compiled = args.compiled
-        if compiled is None:
-            print("building the compiled copy (python -m tjmj.build_compiled) ...", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "tjmj.build_compiled", "--out", f"{tmp}/compiled", "--quiet"],
-                           check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-            compiled = Path(tmp) / "compiled"
-        trees = {"pure": ROOT / "src",
-                 "compiled": Path(compiled) / "src" if (Path(compiled) / "src").is_dir() else Path(compiled)}
+        trees = {"pure": ROOT / "src", "compiled": compiled_src(args.compiled, tmp)}
         best: dict[tuple[str, str], dict[str, float]] = {}
         for r in range(args.repeat):
             for preset in PRESETS:

@@ -34,6 +34,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+from _compiled import compiled_src
 from _machine import machine as _machine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,14 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--instructions needs valgrind (apt-get install valgrind)")
     with tempfile.TemporaryDirectory(prefix="tjmj-speedup-") as tmp:
         base = _base_tree(args.base, Path(tmp))
-        compiled = args.compiled
-        if compiled is None:
-            print("building the compiled copy (python -m tjmj.build_compiled) ...", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "tjmj.build_compiled", "--out", f"{tmp}/compiled", "--quiet"],
-                           check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-            compiled = Path(tmp) / "compiled"
         trees = {f"base {args.base} (pure)": base, "this tree (pure)": ROOT / "src",
-                 "this tree (compiled)": Path(compiled) / "src" if (Path(compiled) / "src").is_dir() else Path(compiled)}
+                 "this tree (compiled)": compiled_src(args.compiled, tmp)}
         best: dict[tuple[str, str], float] = {}
         for r in range(args.repeat):
             for preset in PRESETS:
