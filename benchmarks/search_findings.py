@@ -63,6 +63,9 @@ def _play(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
         b.set_rules(rules)  # type: ignore[attr-defined]
     expert = ExpertBot(rollouts=rounds)
     expert.set_rules(rules)
+    # the check plays every candidate in every world: racing's early stop would bias its estimate
+    checker = ExpertBot(rollouts=rounds, race=False)
+    checker.set_rules(rules)
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
     while not m.is_over:
@@ -73,7 +76,7 @@ def _play(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
             # the pick from one set of worlds, its gain measured on another: the gain of the
             # candidate that looked best on the same worlds would be biased upwards
             pick = found.pick()
-            check = expert.analyse(m, seat, rng)
+            check = checker.analyse(m, seat, rng)
             assert check is not None and check.candidates == found.candidates
             gain, se = check.gain(pick)
             out.append({

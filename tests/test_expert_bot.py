@@ -160,6 +160,9 @@ def test_racing_drops_only_candidates_clearly_below_the_default() -> None:
                 dropped += 1
                 assert f.counts[i] >= MIN_ROUNDS and f.clearly_worse(i, Z_DROP), (f.counts, f.gain(i))
     assert dropped > 0
+    searches.clear()
+    play("classic", 9, [Recording(rollouts=24, race=False), make_bot("strong"), make_bot("strong"), make_bot("strong")], 1)
+    assert searches and all(f.counts == [f.rounds] * len(f.candidates) for f in searches)  # race=False: all played
     unit = Search([WIN, PASS, PASS])
     for _ in range(MIN_ROUNDS):
         unit.add([0, 1, 2], [5, -5, 6])

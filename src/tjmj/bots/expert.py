@@ -330,14 +330,15 @@ class ExpertBot:
     of the time earlier decisions left unused (a quick one, or a search whose alternatives all fell
     behind) a decision may add to its budget, in budgets (0: each decision within ``budget_ms``);
     ``rollouts``: at most this many rounds instead (deterministic for a seed); ``discards``, ``z``,
-    ``min_rounds``: the search's width and its caution.  Every family: the family's own stakes are in
+    ``min_rounds``: the search's width and its caution; ``race=False``: every candidate is played in
+    every round (no racing: an estimate that an early stop does not bias, for measurements).  Every family: the family's own stakes are in
     the scores the rollouts return."""
 
     name = "expert"
     uses_observation = True
 
     def __init__(self, budget_ms: float = 200.0, rollouts: int | None = None, *, discards: int = DISCARDS,
-                 z: float = Z, min_rounds: int = MIN_ROUNDS, bank: float = BANK) -> None:
+                 z: float = Z, min_rounds: int = MIN_ROUNDS, bank: float = BANK, race: bool = True) -> None:
         if budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, got {budget_ms}")
         if bank < 0:
@@ -350,6 +351,7 @@ class ExpertBot:
         self.z = z
         self.min_rounds = min_rounds
         self.bank = bank
+        self.race = race
         self.credit = 0.0  # seconds: the time earlier decisions left unused, at most bank budgets
         self.match: Match | None = None
         self.seat = -1
@@ -463,7 +465,7 @@ class ExpertBot:
                     play_out(c, seat)
                 values[i] = c.scores[seat] - before
             found.add(alive, values)
-            if found.rounds >= self.min_rounds and len(alive) > 1:
+            if self.race and found.rounds >= self.min_rounds and len(alive) > 1:
                 # racing: a candidate clearly worse than the default is played no more, so the rounds
                 # left go to the comparisons still open; with none open the decision is made
                 alive = [i for i in alive if i == 0 or not found.clearly_worse(i, Z_DROP)]
