@@ -20,10 +20,9 @@ At each decision that has a choice, the bot
 Rounds go on until ``budget_ms`` (default 200 ms; measured with :func:`time.perf_counter`) would be
 spent (at least one round) — plus, with ``bank`` > 0, up to that many budgets of the time earlier
 decisions left unused, so that the mean decision stays within the budget and the hard ones get more —
-or at most ``rollouts``
-rounds when that is given: then the bot is deterministic for a seed (its randomness comes only from
-the ``rng`` the driver passes).  The bot
-sees hidden state only through ``determinize``: it never reads another hand or the wall.
+or at most ``rollouts`` rounds when that is given: then the bot is deterministic for a seed (its
+randomness comes only from the ``rng`` the driver passes).  The bot sees hidden state only through
+``determinize``: it never reads another hand or the wall.
 
 It needs the real match, given by ``bind(match, seat)`` (:func:`tjmj.simulate.play_with` calls it);
 without it (a driver that only calls ``choose``) it plays as ``strong``, as it does
@@ -63,7 +62,7 @@ DISCARDS = 3  # discards searched besides the default: the best by the rollout p
 Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
 MIN_ROUNDS = 8  # ... over at least this many rounds (worlds)
 BANK = 0.0  # a decision may spend up to this many budgets left unused by earlier ones, besides its own
-# (0 by default: with bank=2 and twice the worlds the expert did no better against strong, docs/bots.md)
+# (0 by default: compiled, with bank=2, the expert played more worlds and did no better, docs/bots.md)
 Z_DROP = 3.0  # racing: a candidate below the default by this many standard errors is played no more
 _MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
 
@@ -331,8 +330,8 @@ class ExpertBot:
     behind) a decision may add to its budget, in budgets (0: each decision within ``budget_ms``);
     ``rollouts``: at most this many rounds instead (deterministic for a seed); ``discards``, ``z``,
     ``min_rounds``: the search's width and its caution; ``race=False``: every candidate is played in
-    every round (no racing: an estimate that an early stop does not bias, for measurements).  Every family: the family's own stakes are in
-    the scores the rollouts return."""
+    every round (no racing: an estimate that an early stop does not bias, for measurements).  Every
+    family: the family's own stakes are in the scores the rollouts return."""
 
     name = "expert"
     uses_observation = True
