@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from tests.clitools import one_error_line
 from tjmj.cli_tournament import tournament as tournament_cmd
-from tjmj.tournament import mean_ci, t_quantile, tournament
+from tjmj.tournament import mean_ci, paired, t_quantile, tournament
 
 FOUR = ["baseline", "random", "greedy", "baseline"]
 
@@ -93,6 +93,25 @@ def test_report_ci_uses_deal_set_means() -> None:
     assert d["mean_points"] == mean and d["ci95"] == [mean - half, mean + half]
     # equal hands per deal set: the mean of the set means is the overall mean
     assert math.isclose(mean, s.points / s.hands)
+
+
+def test_paired_compares_two_runs_deal_set_by_deal_set() -> None:
+    """Two runs on the same deals: the JSON carries each deal set's mean, and ``paired`` gives the mean
+    difference with a t interval over the deal sets; a bot against itself differs by exactly 0, and
+    runs on other deals are refused."""
+    a = tournament(["baseline", "random", "random", "random"], hands=48, seed=5, match_hands=4).to_dict()
+    b = tournament(["greedy", "random", "random", "random"], hands=48, seed=5, match_hands=4).to_dict()
+    assert len(a["results"]["baseline"]["set_means"]) == a["deal_sets"] == 3
+    mean, half, sets = paired(a, "baseline", b, "greedy")
+    want = [x - y for x, y in zip(a["results"]["baseline"]["set_means"], b["results"]["greedy"]["set_means"], strict=True)]
+    assert sets == 3 and (mean, half) == mean_ci(want)
+    assert math.isclose(mean, a["results"]["baseline"]["mean_points"] - b["results"]["greedy"]["mean_points"])
+    assert paired(a, "baseline", a, "baseline") == (0.0, 0.0, 3)
+    other = tournament(["baseline", "random", "random", "random"], hands=48, seed=6, match_hands=4).to_dict()
+    with pytest.raises(ValueError, match="seed"):
+        paired(a, "baseline", other, "baseline")
+    with pytest.raises(ValueError, match="nope"):
+        paired(a, "nope", b, "greedy")
 
 
 @pytest.mark.parametrize("bots", [["baseline"] * 3, ["baseline", "random", "nope", "random"], ["cmd:", "a", "b", "c"]])

@@ -44,7 +44,7 @@ from .simulate import match_seed, output_file_problem, play_with
 from .wall import SEATS
 
 __all__ = ["tournament", "Report", "BotStats", "MATCH_HANDS", "check_bot", "mean_ci", "t_quantile", "match_counts",
-           "decision_ms"]
+           "decision_ms", "paired"]
 
 MATCH_HANDS = 8  # hands per deal set
 
@@ -74,6 +74,26 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float | None]:
         return mean, None
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, t_quantile(n - 1) * math.sqrt(var / n)
+
+
+def paired(a: dict[str, Any], bot_a: str, b: dict[str, Any], bot_b: str) -> tuple[float, float | None, int]:
+    """Two runs on the same deals compared deal set by deal set: ``bot_a`` of report ``a`` against
+    ``bot_b`` of report ``b`` (``Report.to_dict()`` forms, e.g. two versions of a bot, each against
+    the same opponents).  The same seed, rules and deal sets give the same walls and seating, so the
+    luck of the deal cancels from the differences: returns (mean difference of points per hand, the
+    half-width of its 95% t interval, deal sets).  ``ValueError`` when the runs are not on the same
+    deals or a bot is missing."""
+    for key in ("seed", "rules", "match_hands", "deal_sets", "hands"):
+        if a.get(key) != b.get(key):
+            raise ValueError(f"not the same deals: {key} is {a.get(key)!r} in one report, {b.get(key)!r} in the other")
+    try:
+        xs, ys = a["results"][bot_a]["set_means"], b["results"][bot_b]["set_means"]
+    except KeyError as e:
+        raise ValueError(f"no set_means for {e.args[0]!r} in the report (a bot name, or a report before set_means)") from None
+    if len(xs) != len(ys):
+        raise ValueError(f"not the same deals: {len(xs)} deal sets against {len(ys)}")
+    mean, half = mean_ci([x - y for x, y in zip(xs, ys, strict=True)])
+    return mean, half, len(xs)
 
 
 def decision_ms(times: Sequence[float]) -> dict[str, Any]:
@@ -156,6 +176,7 @@ class BotStats:
             "mean_points": mean,
             "ci95": [mean - half, mean + half] if half is not None else None,
             "ci95_half_width": half,
+            "set_means": list(self.set_means),
             "wins": self.wins,
             "win_rate": self.wins / hands,
         }
