@@ -154,7 +154,6 @@ def test_racing_drops_only_candidates_clearly_below_the_default() -> None:
     play("classic", 9, [bot, make_bot("strong"), make_bot("strong"), make_bot("strong")], 1)
     dropped = 0
     for f in searches:
-        assert f.counts[0] == f.rounds
         for i in range(1, len(f.candidates)):
             if f.counts[i] < f.rounds:
                 dropped += 1

@@ -504,12 +504,11 @@ class Search:
     of its score changes, and the sum and squared sum of its paired difference with the default over
     the same worlds."""
 
-    __slots__ = ("candidates", "rounds", "counts", "sums", "diff_sums", "diff_sq")
+    __slots__ = ("candidates", "counts", "sums", "diff_sums", "diff_sq")
 
     def __init__(self, candidates: list[Action]) -> None:
         n = len(candidates)
         self.candidates = candidates
-        self.rounds = 0
         self.counts = [0] * n
         self.sums = [0.0] * n
         self.diff_sums = [0.0] * n
@@ -525,7 +524,11 @@ class Search:
             self.sums[i] += v
             self.diff_sums[i] += d
             self.diff_sq[i] += d * d
-        self.rounds += 1
+
+    @property
+    def rounds(self) -> int:
+        """The rounds (worlds) played: the default is played in every one."""
+        return self.counts[0]
 
     def mean(self, i: int) -> float:
         """Candidate ``i``'s mean score change."""
