@@ -46,6 +46,7 @@ from typing import Any
 
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.scripted import script_wall
 from tests.test_beijing_web import seed_for
@@ -280,7 +281,15 @@ def wait_finished(context: BrowserContext, base: str, match_id: int, limit_s: fl
     """The match is stored as finished (the history lists it, the replay has its frames)."""
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
-        r = context.request.get(f"{base}/api/matches/{match_id}")
+        try:
+            r = context.request.get(f"{base}/api/matches/{match_id}")
+        except PlaywrightError as e:
+            # the request context reuses a connection left idle since the room was made; uvicorn
+            # closes one idle for 5 s, and a request sent just then is reset: ask again
+            if "ECONNRESET" not in str(e) and "socket hang up" not in str(e):
+                raise
+            time.sleep(0.1)
+            continue
         if r.ok and r.json().get("status") == "finished":
             return
         time.sleep(0.1)
