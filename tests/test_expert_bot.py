@@ -24,6 +24,8 @@ from tjmj.bots.expert import (
     ExpertBot,
     Search,
     _rollout_plain,
+    _SelfStrong,
+    decision_shanten,
     hundiao_discard_shanten,
     hundiao_shanten,
     play_out,
@@ -216,6 +218,66 @@ def test_it_sees_hidden_tiles_only_through_determinize(preset: str) -> None:
             compared += answers[0][1]
         m.apply(s, rng.choice(legal))
     assert compared >= 3
+
+
+@pytest.mark.parametrize("preset", ["classic", "mcr"])
+def test_max_shanten_searches_only_decisions_near_ready(preset: str) -> None:
+    """``max_shanten=0``: a decision whose default leaves the hand not ready is strong's, unsearched;
+    the ready ones are searched (and the search may change them); ``analyse`` follows the same rule."""
+    seen: list[tuple[int, bool, bool]] = []  # (shanten, searched, answered strong's choice)
+
+    class Spy(Checked):
+        def _choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random, t0: float) -> Action:
+            before = self.searched
+            a = super()._choose(obs, legal, rng, t0)
+            m = self._bound(obs, legal)
+            if m is not None and len(legal) > 1:
+                default = self.strong.choose(obs, legal, rng)  # (deterministic: strong's choice again)
+                if default.type not in ("win", "hungang"):
+                    sh = decision_shanten(m, self.seat, legal, default)
+                    seen.append((sh, self.searched > before, a == default))
+                    probe = ExpertBot(rollouts=2, max_shanten=0)
+                    probe.set_rules(m.rules)
+                    if sh > 0:
+                        assert probe.analyse(m, self.seat, random.Random(0)) is None
+            return a
+
+    bots: list[Any] = [Spy(rollouts=2, z=0.0, min_rounds=1, max_shanten=0)]
+    play(preset, 12, bots + [make_bot("strong") for _ in range(3)], 3)
+    far = [x for x in seen if x[0] > 0]
+    near = [x for x in seen if x[0] <= 0]
+    assert far and all(not searched and same for _, searched, same in far), far
+    assert near and any(searched for _, searched, _ in near)
+
+
+def test_own_strong_plays_the_searching_seat_as_strong() -> None:
+    """``own="strong"``: in a rollout the searching seat's decisions are strong's (from its
+    observation of the copy), the other seats' the fast policy's; the option is checked."""
+    with pytest.raises(ValueError):
+        ExpertBot(own="random")
+    m = Match(Rules.preset("classic", match_hands=1), 6)
+    strong = StrongBot()
+    strong.set_rules(m.rules)
+    while m.phase not in ("turn", "claim"):  # (坐庄/拉庄 first)
+        m.apply(m.to_act, m.legal_actions(m.to_act)[0])
+    policy = _SelfStrong(m.to_act, strong)
+    checked = 0
+    for _ in range(300):
+        if m.is_over or m.phase not in ("turn", "claim", "rob"):
+            break
+        s = m.to_act
+        legal = m.legal_actions(s)
+        a = policy(m, s, legal)
+        if s == policy.seat and len(legal) > 1:
+            assert a == StrongBot().choose(m.observation(s), legal, random.Random(1))
+            checked += 1
+        else:
+            assert a == rollout_action(m, s, legal)
+        m.apply(s, a)
+    assert checked > 3
+    bot = Checked(rollouts=2, own="strong", z=0.0, min_rounds=1)
+    play("classic", 3, [bot] + [make_bot("strong") for _ in range(3)], 1)
+    assert bot.searched > 0
 
 
 def test_beats_three_baselines_in_a_fixed_tournament(monkeypatch: pytest.MonkeyPatch) -> None:

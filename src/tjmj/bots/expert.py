@@ -53,10 +53,11 @@ from .baseline import (
     discard_used,
     shanten_fast,
 )
-from .beijing import discard_shanten  # (the wilds are left out of kinds: no wild kind passed)
+from .beijing import discard_shanten, shanten13  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
-__all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "DISCARDS", "Z", "MIN_ROUNDS", "Z_DROP", "BANK"]
+__all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "decision_shanten", "DISCARDS", "Z", "MIN_ROUNDS",
+           "Z_DROP", "BANK", "MAX_SHANTEN", "OWN", "OWN_POLICIES"]
 
 DISCARDS = 3  # discards searched besides the default: the best by the rollout policy's ranking
 Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
@@ -64,6 +65,9 @@ MIN_ROUNDS = 8  # ... over at least this many rounds (worlds)
 BANK = 0.0  # a decision may spend up to this many budgets left unused by earlier ones, besides its own
 # (0 by default: compiled, with bank=2, the expert played more worlds and did no better, docs/bots.md)
 Z_DROP = 3.0  # racing: a candidate below the default by this many standard errors is played no more
+MAX_SHANTEN: int | None = None  # search only decisions that leave the hand this far from ready (None: all)
+OWN = "rollout"  # who plays the searching seat's own later decisions in a rollout (OWN_POLICIES)
+OWN_POLICIES = ("rollout", "strong")  # the fast policy, as every other seat; or strong, as in reality
 _MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
 
 _WINS = ("win", "hungang")
@@ -115,6 +119,24 @@ def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[
 # differ in one seat's hand, so the other seats meet the same hands again and again
 _MEMO: dict[tuple[Any, ...], tuple[int, int]] = {}
 _MEMO_SIZE = 1 << 15  # entries (about 20 MB at most), then it starts again
+
+
+def decision_shanten(m: Match, seat: int, legal: Sequence[Action], default: Action) -> int:
+    """How far from ready ``seat``'s decision leaves its hand (0: ready): on a turn, after the
+    default's discard (the best discard's, when the default is a kong); in a claim or rob window,
+    the hand as it stands.  ``ExpertBot(max_shanten=…)`` searches only decisions at most this far."""
+    nonwild, w, need = _hand(m, seat)
+    pairs = _pairs_ok(m, seat)
+    if m.phase != "turn":
+        return shanten13(nonwild, w, need, pairs)
+    wilds = m.wilds
+    kinds = [int(a.tile) for a in legal if a.type == "discard" and a.tile not in wilds]  # type: ignore[arg-type]
+    if not kinds:
+        return 0  # (only wilds to throw: the search decides among them)
+    sh = discard_shanten(nonwild, w, need, pairs, kinds)
+    if default.type == "discard" and default.tile is not None and int(default.tile) in sh:
+        return sh[int(default.tile)]
+    return min(sh.values())
 
 
 def _best_discard(m: Match, seat: int, legal: Sequence[Action]) -> tuple[int, Action] | None:
@@ -301,6 +323,24 @@ def _rollout_claim(m: Match, seat: int, legal: Sequence[Action]) -> Action:
     return best[2] if best is not None else pass_
 
 
+class _SelfStrong:
+    """A rollout policy: ``seat``'s own decisions by ``strong`` (from its observation of the copy, as
+    it plays in reality), every other seat's by :func:`rollout_action`; a decision with one legal
+    action costs nothing."""
+
+    __slots__ = ("seat", "bot", "rng")
+
+    def __init__(self, seat: int, bot: StrongBot) -> None:
+        self.seat = seat
+        self.bot = bot
+        self.rng = random.Random(0)  # (strong never uses it)
+
+    def __call__(self, m: Match, seat: int, legal: Sequence[Action]) -> Action:
+        if seat != self.seat or len(legal) == 1:
+            return rollout_action(m, seat, legal)
+        return self.bot.choose(m.observation(seat), list(legal), self.rng)
+
+
 def play_out(m: Match, seat: int, policy: Callable[[Match, int, Sequence[Action]], Action] = rollout_action) -> int:
     """Play ``m`` (a copy: it is changed) to the end of its current hand with ``policy`` for every
     seat; the score change of ``seat`` from now to then (every payment of the settlement)."""
@@ -330,20 +370,27 @@ class ExpertBot:
     behind) a decision may add to its budget, in budgets (0: each decision within ``budget_ms``);
     ``rollouts``: at most this many rounds instead (deterministic for a seed); ``discards``, ``z``,
     ``min_rounds``: the search's width and its caution; ``race=False``: every candidate is played in
-    every round (no racing: an estimate that an early stop does not bias, for measurements).  Every
-    family: the family's own stakes are in the scores the rollouts return."""
+    every round (no racing: an estimate that an early stop does not bias, for measurements);
+    ``max_shanten``: search only the decisions whose default leaves the hand at most this far from
+    ready (:func:`decision_shanten`; ``None``: all), play ``strong`` at the others; ``own``: who plays
+    the searching seat's later decisions in a rollout, ``"rollout"`` (the fast policy, as every seat)
+    or ``"strong"`` (as it plays in reality; about ten times slower).  Every family: the family's own
+    stakes are in the scores the rollouts return."""
 
     name = "expert"
     uses_observation = True
 
     def __init__(self, budget_ms: float = 200.0, rollouts: int | None = None, *, discards: int = DISCARDS,
-                 z: float = Z, min_rounds: int = MIN_ROUNDS, bank: float = BANK, race: bool = True) -> None:
+                 z: float = Z, min_rounds: int = MIN_ROUNDS, bank: float = BANK, race: bool = True,
+                 own: str = OWN, max_shanten: int | None = MAX_SHANTEN) -> None:
         if budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, got {budget_ms}")
         if bank < 0:
             raise ValueError(f"bank must be at least 0, got {bank}")
         if rollouts is not None and rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {rollouts}")
+        if own not in OWN_POLICIES:
+            raise ValueError(f"own must be one of {', '.join(OWN_POLICIES)}, got {own!r}")
         self.budget_ms = budget_ms
         self.rollouts = rollouts
         self.discards = discards
@@ -351,6 +398,9 @@ class ExpertBot:
         self.min_rounds = min_rounds
         self.bank = bank
         self.race = race
+        self.own = own
+        self.max_shanten = max_shanten
+        self._own_bot = StrongBot()  # the searching seat's rollout decisions with own="strong"
         self.credit = 0.0  # seconds: the time earlier decisions left unused, at most bank budgets
         self.match: Match | None = None
         self.seat = -1
@@ -373,6 +423,7 @@ class ExpertBot:
     def set_rules(self, rules: Rules) -> None:
         self.rules = rules
         self.strong.set_rules(rules)
+        self._own_bot.set_rules(rules)
 
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         t0 = time.perf_counter()
@@ -405,7 +456,7 @@ class ExpertBot:
             return legal[0]
         default = self.strong.choose(obs, legal, rng)  # (strong never uses its rng)
         m = self._bound(obs, legal)
-        if m is None or default.type in _WINS:
+        if m is None or default.type in _WINS or not self._searches(m, legal, default):
             return default
         cands = self._candidates(m, self.seat, legal, default)
         if len(cands) == 1:
@@ -415,6 +466,11 @@ class ExpertBot:
         if best != default:
             self.changed += 1
         return best
+
+    def _searches(self, m: Match, legal: list[Action], default: Action) -> bool:
+        """Whether the decision is one the bot searches: with ``max_shanten`` set, only where the
+        default leaves the hand at most that far from ready (:func:`decision_shanten`)."""
+        return self.max_shanten is None or decision_shanten(m, self.seat, legal, default) <= self.max_shanten
 
     def _candidates(self, m: Match, seat: int, legal: list[Action], default: Action) -> list[Action]:
         """The default first, every action but a discard, and the best few discards."""
@@ -452,6 +508,8 @@ class ExpertBot:
         deadline = t0 + self.budget_ms / 1000.0 + max(0.0, self.credit)
         longest = 0.0  # the longest round so far: the next may take as long
         values = [0] * n
+        policy: Callable[[Match, int, Sequence[Action]], Action] = (
+            _SelfStrong(seat, self._own_bot) if self.own == "strong" else rollout_action)
         while True:
             r0 = time.perf_counter()
             world = m.determinize(seat, rng)
@@ -461,7 +519,7 @@ class ExpertBot:
                 hand = c.hand_number
                 c.apply(seat, cands[i])
                 if not c.is_over and c.hand_number == hand:  # (a win ends the hand at once)
-                    play_out(c, seat)
+                    play_out(c, seat, policy)
                 values[i] = c.scores[seat] - before
             found.add(alive, values)
             if self.race and found.rounds >= self.min_rounds and len(alive) > 1:
@@ -491,6 +549,8 @@ class ExpertBot:
             return None
         default = self.strong.choose(m.observation(seat), legal, rng)
         if default.type in _WINS:
+            return None
+        if self.max_shanten is not None and decision_shanten(m, seat, legal, default) > self.max_shanten:
             return None
         cands = self._candidates(m, seat, legal, default)
         if len(cands) == 1:
