@@ -4,7 +4,7 @@ strong-vs-strong matches, tallied by the kind of decision (issue 15, part 4; doc
 Run from the repository root::
 
     .venv/bin/python benchmarks/search_findings.py [--rules classic] [--hands 64] [--rounds 64]
-        [--seed S] [--workers 2] [--json FILE]
+        [--strong-check N] [--seed S] [--workers 2] [--json FILE]
 
 Four ``strong`` bots play matches of ``--hands-per-match`` hands.  At every decision with a choice
 (a turn, a claim or a rob window; not 坐庄/拉庄, not a win strong takes) the seat's decision is also
@@ -20,7 +20,13 @@ makes (``pass -> pon`` …) and the mean gain of its pick on the fresh worlds (p
 the hand, under the rollout policy), with a 95% interval of the total.  ``gain/hand`` sums those gains over the
 hands played by the four seats: what the search's changes are worth to one seat a hand, by its own
 (out-of-sample) estimate under the rollout policy, a rough bound on what fixing that kind of
-decision in ``strong`` could win.  A manual tool, never a test.
+decision in ``strong`` could win.
+
+``--strong-check N`` measures each change once more, on N fresh worlds whose hands ``strong`` plays
+to the end for every seat, as in real play: the search's own figure is valued under the rollout
+policy, which plays the searching seat's later decisions too, and plainer than ``strong`` does; the
+two figures side by side say how much of the search's gain survives in real play (docs/bots.md).
+A manual tool, never a test.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tjmj.bots import make_bot
-from tjmj.bots.expert import ExpertBot, ranked_discards
+from tjmj.bots.expert import ExpertBot, play_out, ranked_discards
 from tjmj.rules import Rules
 from tjmj.simulate import match_seed, match_type
 from tjmj.tiles import TILE_TEXT
@@ -53,9 +59,43 @@ def _shanten(m: Any, seat: int, legal: list[Any]) -> dict[Any, int]:
     return {a: sh for sh, a in ranked_discards(m, seat, legal)}
 
 
-def _play(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
+def _strong_policy(rules: Rules) -> Any:
+    """``strong`` as a rollout policy for every seat: its choice from each seat's observation of the copy."""
+    bot = make_bot("strong")
+    bot.set_rules(rules)  # type: ignore[attr-defined]
+    rng = random.Random(0)  # (strong never uses it)
+
+    def policy(m: Any, seat: int, legal: Any) -> Any:
+        return legal[0] if len(legal) == 1 else bot.choose(m.observation(seat), list(legal), rng)
+
+    return policy
+
+
+def _strong_check(m: Any, seat: int, default: Any, pick: Any, worlds: int, rng: random.Random,
+                  policy: Any) -> tuple[float, float]:
+    """The pick's mean gain over the default and its standard error on ``worlds`` fresh worlds whose
+    hands are played to the end by ``strong`` (every seat), as in real play, not by the rollout policy."""
+    diffs = []
+    for _ in range(worlds):
+        world = m.determinize(seat, rng)
+        values = []
+        for a in (default, pick):
+            c = world.clone()
+            before, hand = c.scores[seat], c.hand_number
+            c.apply(seat, a)
+            if not c.is_over and c.hand_number == hand:
+                play_out(c, seat, policy)
+            values.append(c.scores[seat] - before)
+        diffs.append(values[1] - values[0])
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, (var / n) ** 0.5
+
+
+def _play(task: tuple[str, int, int, int, int]) -> list[dict[str, Any]]:
     """One strong-vs-strong match, every searchable decision analysed; the records of those."""
-    preset, seed, hands, rounds = task
+    preset, seed, hands, rounds, strong_worlds = task
     rules = Rules.preset(preset).replace(match_hands=hands)
     m = match_type(rules.family)(rules, seed)
     bots = [make_bot("strong") for _ in range(4)]
@@ -67,6 +107,7 @@ def _play(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
     checker = ExpertBot(rollouts=rounds, race=False)
     checker.set_rules(rules)
     rng = random.Random(seed)
+    policy = _strong_policy(rules)
     out: list[dict[str, Any]] = []
     while not m.is_over:
         seat = m.to_act
@@ -79,6 +120,10 @@ def _play(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
             check = checker.analyse(m, seat, rng)
             assert check is not None and check.candidates == found.candidates
             gain, se = check.gain(pick)
+            strong_gain = strong_se = None
+            if pick != 0 and strong_worlds:
+                strong_gain, strong_se = _strong_check(m, seat, found.candidates[0], found.candidates[pick],
+                                                       strong_worlds, rng, policy)
             out.append({
                 "kind": _kind(m.phase, found.candidates),
                 "default": found.candidates[0].type,
@@ -86,6 +131,8 @@ def _play(task: tuple[str, int, int, int]) -> list[dict[str, Any]]:
                 "changed": pick != 0,
                 "gain": gain,
                 "se": se,
+                "strong_gain": strong_gain,
+                "strong_se": strong_se,
                 "rounds": found.rounds,
                 "candidates": [str(a) for a in found.candidates],
                 "means": [round(found.mean(i), 3) for i in range(len(found.candidates))],
@@ -110,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=64, help="hands in all (default 64)")
     ap.add_argument("--hands-per-match", type=int, default=4, help="hands per match (default 4)")
     ap.add_argument("--rounds", type=int, default=64, help="worlds searched per decision (default 64)")
+    ap.add_argument("--strong-check", type=int, default=0, metavar="N",
+                    help="also measure each change on N fresh worlds played out by strong (default 0: not)")
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", help="write every decision's record to this file")
@@ -120,8 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     per = max(1, args.hands_per_match)
-    tasks = [(args.rules, match_seed(args.seed, i), per, max(2, args.rounds))
-             for i in range(max(1, args.hands // per))]
+    tasks = [(args.rules, match_seed(args.seed, i), per, max(2, args.rounds),
+              max(0, args.strong_check)) for i in range(max(1, args.hands // per))]
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max(1, args.workers)) as pool:
@@ -152,6 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     half = 1.96 * sum(r["se"] ** 2 for r in changed_all) ** 0.5 / seat_hands
     print(f"all: {len(changed_all)} changes in {len(records)} decisions, {total:.3f} ± {half:.3f} points a hand "
           "(the changes' gains on fresh worlds)")
+    checked = [r for r in changed_all if r.get("strong_gain") is not None]
+    if checked:
+        s_total = sum(r["strong_gain"] for r in checked) / seat_hands
+        s_half = 1.96 * sum(r["strong_se"] ** 2 for r in checked) ** 0.5 / seat_hands
+        r_total = sum(r["gain"] for r in checked) / seat_hands
+        print(f"the same {len(checked)} changes on {args.strong_check} worlds played out by strong: "
+              f"{s_total:.3f} ± {s_half:.3f} points a hand (under the rollout policy: {r_total:.3f})")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rules": args.rules, "hands": hands, "rounds": args.rounds, "records": records}, f)
