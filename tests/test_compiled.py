@@ -51,7 +51,7 @@ def expert_sha256(seeds: range = range(2)) -> str:
     for preset in PRESETS:
         rules = Rules.preset(preset, match_hands=1)
         for seed in seeds:
-            bots = [ExpertBot(rollouts=3, min_rounds=2), make_bot("strong"), make_bot("baseline"), make_bot("greedy")]
+            bots = [ExpertBot(rollouts=3, min_rounds=2, max_shanten=None), make_bot("strong"), make_bot("baseline"), make_bot("greedy")]
             for ev in play_with(match_type(rules.family)(rules, seed), bots, seed).events:
                 d.update(orjson.dumps(ev) + b"\n")
     return d.hexdigest()

@@ -53,7 +53,7 @@ class Checked(ExpertBot):
 
 def eager(**kw: Any) -> Checked:
     """An expert that leaves strong's choice on any gain, so that its own choices are played often."""
-    return Checked(**{"rollouts": 2, "z": 0.0, "min_rounds": 1, **kw})
+    return Checked(**{"rollouts": 2, "z": 0.0, "min_rounds": 1, "max_shanten": None, **kw})
 
 
 def play(preset: str, seed: int, players: list[Any], hands: int = 2) -> Match:
@@ -113,7 +113,7 @@ def test_deterministic_for_a_seed_with_fixed_rollouts(preset: str) -> None:
 def test_the_time_budget_on_average() -> None:
     """With ``budget_ms=50`` the mean decision takes at most 60 ms (rounds stop when the next would
     overrun; decisions without a choice take none)."""
-    bot = ExpertBot(budget_ms=50)
+    bot = ExpertBot(budget_ms=50, max_shanten=None)  # (every decision searched: the budget is what is checked)
     m = play("classic", 5, [bot, make_bot("strong"), make_bot("strong"), make_bot("strong")], 2)
     times = bot.decision_times
     assert m.is_over and bot.searched > 10 and len(times) > bot.searched
@@ -126,7 +126,7 @@ def test_the_bank_moves_time_to_the_searched_decisions() -> None:
     credit is never spent, so the decisions keep to the budget alone."""
     budget = 0.040
     for bank in (2.0, 0.0):
-        bot = ExpertBot(budget_ms=budget * 1000, bank=bank)
+        bot = ExpertBot(budget_ms=budget * 1000, bank=bank, max_shanten=None)
         m = play("classic", 6, [bot, make_bot("strong"), make_bot("strong"), make_bot("strong")], 2)
         times = bot.decision_times
         assert m.is_over and bot.searched > 10 and -budget <= bot.credit <= bank * budget
@@ -152,7 +152,7 @@ def test_racing_drops_only_candidates_clearly_below_the_default() -> None:
             searches.append(found)
             return found
 
-    bot = Recording(rollouts=24)
+    bot = Recording(rollouts=24, max_shanten=None)
     play("classic", 9, [bot, make_bot("strong"), make_bot("strong"), make_bot("strong")], 1)
     dropped = 0
     for f in searches:
@@ -162,7 +162,7 @@ def test_racing_drops_only_candidates_clearly_below_the_default() -> None:
                 assert f.counts[i] >= MIN_ROUNDS and f.clearly_worse(i, Z_DROP), (f.counts, f.gain(i))
     assert dropped > 0
     searches.clear()
-    play("classic", 9, [Recording(rollouts=24, race=False), make_bot("strong"), make_bot("strong"), make_bot("strong")], 1)
+    play("classic", 9, [Recording(rollouts=24, race=False, max_shanten=None), make_bot("strong"), make_bot("strong"), make_bot("strong")], 1)
     assert searches and all(f.counts == [f.rounds] * len(f.candidates) for f in searches)  # race=False: all played
     unit = Search([WIN, PASS, PASS])
     for _ in range(MIN_ROUNDS):
@@ -208,7 +208,7 @@ def test_it_sees_hidden_tiles_only_through_determinize(preset: str) -> None:
             answers = []
             before = (m.full_view(), len(m.events), list(m.wall.tiles))
             for world in (m, other):
-                bot = ExpertBot(rollouts=4, z=0.0, min_rounds=1)
+                bot = ExpertBot(rollouts=4, z=0.0, min_rounds=1, max_shanten=None)
                 bot.set_rules(m.rules)
                 bot.bind(world, s)
                 answers.append((bot.choose(world.observation(s), world.legal_actions(s), random.Random(5)),

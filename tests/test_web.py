@@ -630,7 +630,7 @@ def test_expert_bots_search_off_the_event_loop_on_their_own_copies(store: Any) -
 
     def factory(name: str) -> Any:
         if name == "expert":
-            made.append(ExpertBot(budget_ms=40))
+            made.append(ExpertBot(budget_ms=40, max_shanten=None))  # (searches at every decision)
             return made[-1]
         return make_bot(name)
 
