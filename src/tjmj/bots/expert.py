@@ -456,7 +456,7 @@ class ExpertBot:
             return legal[0]
         default = self.strong.choose(obs, legal, rng)  # (strong never uses its rng)
         m = self._bound(obs, legal)
-        if m is None or default.type in _WINS or not self._searches(m, legal, default):
+        if m is None or default.type in _WINS or not self._searches(m, self.seat, legal, default):
             return default
         cands = self._candidates(m, self.seat, legal, default)
         if len(cands) == 1:
@@ -467,10 +467,10 @@ class ExpertBot:
             self.changed += 1
         return best
 
-    def _searches(self, m: Match, legal: list[Action], default: Action) -> bool:
+    def _searches(self, m: Match, seat: int, legal: list[Action], default: Action) -> bool:
         """Whether the decision is one the bot searches: with ``max_shanten`` set, only where the
         default leaves the hand at most that far from ready (:func:`decision_shanten`)."""
-        return self.max_shanten is None or decision_shanten(m, self.seat, legal, default) <= self.max_shanten
+        return self.max_shanten is None or decision_shanten(m, seat, legal, default) <= self.max_shanten
 
     def _candidates(self, m: Match, seat: int, legal: list[Action], default: Action) -> list[Action]:
         """The default first, every action but a discard, and the best few discards."""
@@ -550,7 +550,7 @@ class ExpertBot:
         default = self.strong.choose(m.observation(seat), legal, rng)
         if default.type in _WINS:
             return None
-        if self.max_shanten is not None and decision_shanten(m, seat, legal, default) > self.max_shanten:
+        if not self._searches(m, seat, legal, default):
             return None
         cands = self._candidates(m, seat, legal, default)
         if len(cands) == 1:
