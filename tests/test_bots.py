@@ -7,7 +7,18 @@ from typing import Any
 
 import pytest
 
-from tjmj.bots import BOT_NAMES, BaselineBot, Bot, GreedyRandomBot, RandomBot, UnknownBot, make_bot
+from tjmj.bots import (
+    BOT_NAMES,
+    BaselineBot,
+    Bot,
+    BotOptionError,
+    GreedyRandomBot,
+    RandomBot,
+    UnknownBot,
+    bot_options,
+    make_bot,
+    split_bot_names,
+)
 from tjmj.bots.baseline import _discard_shanten, shanten_fast
 from tjmj.game import Action, Match
 from tjmj.rules import CLASSIC, YIYOU, Rules
@@ -50,6 +61,62 @@ def test_registry_names_and_protocol():
 def test_unknown_bot_names_the_known_ones():
     with pytest.raises(UnknownBot, match=r"unknown bot 'alpha'; bots are random, greedy, baseline"):
         make_bot("alpha")
+
+
+def test_bot_options_reach_the_constructor_and_name_the_bot():
+    from tjmj.bots.expert import ExpertBot
+    from tjmj.bots.strong import StrongBot
+
+    bot = make_bot("expert( budget_ms=500 , max_shanten=0, own=strong, race=false)")
+    assert isinstance(bot, ExpertBot)
+    assert (bot.budget_ms, bot.max_shanten, bot.own, bot.race) == (500.0, 0, "strong", False)
+    assert isinstance(bot.budget_ms, float)  # a whole number where a float is asked becomes one
+    assert bot.name == "expert(budget_ms=500, max_shanten=0, own=strong, race=false)"  # one spelling
+    assert make_bot("expert(max_shanten=null)").max_shanten is None
+    nested = make_bot("expert(own=strong(revive=0), budget_ms=50)")
+    assert nested.name == "expert(own=strong(revive=0), budget_ms=50)" and nested.budget_ms == 50.0
+    assert isinstance(nested._own_bot, StrongBot) and nested._own_bot.revive == 0.0
+    strong = make_bot("strong(revive=0)")
+    assert isinstance(strong, StrongBot) and strong.revive == 0.0 and strong.name == "strong(revive=0)"
+    assert make_bot("expert").name == "expert" and make_bot("expert()").name == "expert"
+    assert bot_options("expert")["budget_ms"] == 200.0 and "revive" in bot_options("strong")
+    assert bot_options("greedy") == {}
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("expert(budget=5)", r"^bot expert\(budget=5\): unknown option 'budget'; expert takes budget_ms, rollouts, "),
+    ("greedy(x=1)", r"^bot greedy\(x=1\): unknown option 'x'; greedy takes no options$"),
+    ("expert(budget_ms=fast)", r"^bot expert\(budget_ms=fast\): option budget_ms must be a number, got \"fast\"$"),
+    ("expert(budget_ms=0)", r"^bot expert\(budget_ms=0\): budget_ms must be positive, got 0.0$"),
+    ("expert(max_shanten=1.5)", r"option max_shanten must be a whole number or null, got 1.5$"),
+    ("expert(race=1)", r"option race must be true/false, got 1$"),
+    ("baseline(sit_threshold=true)", r"option sit_threshold must be a whole number, got true$"),
+    ("expert(own=fast)", r"^bot expert\(own=fast\): own must be rollout or one of random, greedy, baseline, "
+                         r"strong \(with options if any\), got 'fast'$"),
+    ("expert(own=expert)", r"own must be rollout or one of .*, got 'expert'$"),
+    ("expert(own=strong(revive=x))", r"^bot expert\(own=strong\(revive=x\)\): bot strong\(revive=x\): option revive "),
+    ("expert(z)", r"^bot 'expert\(z\)': 'z' is not option=value"),
+    ("expert(z=1, z=2)", r"option 'z' is given twice$"),
+    ("expert(z=1", r"the options must end with '\)'"),
+])
+def test_bad_bot_options_get_one_line_naming_the_option(spec: str, message: str):
+    with pytest.raises(BotOptionError, match=message) as e:
+        make_bot(spec)
+    assert "\n" not in str(e.value)
+
+
+def test_bot_lists_split_outside_parentheses():
+    assert split_bot_names("a, b(x=1, y=2),c") == ["a", "b(x=1, y=2)", "c"]
+    assert split_bot_names("strong") == ["strong"]
+
+
+def test_bot_docstrings_run():
+    import doctest
+
+    import tjmj.bots
+
+    found = doctest.testmod(tjmj.bots, optionflags=doctest.ELLIPSIS)
+    assert found.attempted >= 5 and found.failed == 0
 
 
 # ------------------------------------------------------------------------------------------

@@ -107,3 +107,17 @@ def test_clean_removes_the_built_files_only(tmp_path: Path) -> None:
         p.write_bytes(b"")
     assert sorted(clean(tmp_path)) == sorted(built)
     assert [p.exists() for p in built + kept] == [False] * len(built) + [True] * len(kept)
+
+
+def test_bot_options_are_read_under_either_form() -> None:
+    """``make_bot("expert(...)")`` reads the options from ExpertBot's constructor; compiled by mypyc it
+    has no signature at run time, so they are read from its source (tjmj.bots._constructor).  ./test
+    runs this file against the compiled copy too, where ``expert`` is a compiled class."""
+    from tjmj.bots import bot_options
+
+    assert list(bot_options("expert")) == ["budget_ms", "rollouts", "discards", "z", "min_rounds", "bank", "race",
+                                           "own", "max_shanten"]
+    bot = make_bot("expert(own=strong(revive=0), max_shanten=0, budget_ms=50)")
+    assert isinstance(bot, ExpertBot) and (bot.own, bot.max_shanten, bot.budget_ms) == ("strong(revive=0)", 0, 50.0)
+    with pytest.raises(ValueError, match="option max_shanten must be a whole number or null, got 1.5"):
+        make_bot("expert(max_shanten=1.5)")

@@ -24,7 +24,7 @@ from tjmj.bots.expert import (
     ExpertBot,
     Search,
     _rollout_plain,
-    _SelfStrong,
+    _SelfBot,
     decision_shanten,
     hundiao_discard_shanten,
     hundiao_shanten,
@@ -253,14 +253,16 @@ def test_max_shanten_searches_only_decisions_near_ready(preset: str) -> None:
 def test_own_strong_plays_the_searching_seat_as_strong() -> None:
     """``own="strong"``: in a rollout the searching seat's decisions are strong's (from its
     observation of the copy), the other seats' the fast policy's; the option is checked."""
-    with pytest.raises(ValueError):
-        ExpertBot(own="random")
+    for bad in ("nope", "expert", "cmd:true", "strong(nope=1)"):  # only a bot that plays from its observation
+        with pytest.raises(ValueError):
+            ExpertBot(own=bad)
+    assert ExpertBot(own="strong(revive=0)")._own_bot.revive == 0.0
     m = Match(Rules.preset("classic", match_hands=1), 6)
     strong = StrongBot()
     strong.set_rules(m.rules)
     while m.phase not in ("turn", "claim"):  # (坐庄/拉庄 first)
         m.apply(m.to_act, m.legal_actions(m.to_act)[0])
-    policy = _SelfStrong(m.to_act, strong)
+    policy = _SelfBot(m.to_act, strong)
     checked = 0
     for _ in range(300):
         if m.is_over or m.phase not in ("turn", "claim", "rob"):

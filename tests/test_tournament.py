@@ -134,7 +134,19 @@ def test_cli_table_and_json() -> None:
     assert sum(s["points"] for s in d["results"].values()) == 0
 
 
-@pytest.mark.parametrize("args", [["--bots", "baseline,nope,baseline,random"], ["--bots", "baseline,random"],
+def test_cli_bots_with_options_are_told_apart() -> None:
+    """``--bots`` takes a bot's options in parentheses (their commas do not split the list); the report
+    names each setting by its whole text, normalised, so two settings of one bot are two rows."""
+    r = CliRunner().invoke(tournament_cmd, ["--bots", "expert(rollouts=2,max_shanten=0),strong(revive=0),strong,strong",
+                                            "--hands", "4", "--seed", "2", "--match-hands", "4", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert set(d["results"]) == {"expert(rollouts=2, max_shanten=0)", "strong(revive=0)", "strong"}
+    assert sum(s["points"] for s in d["results"].values()) == 0
+
+
+@pytest.mark.parametrize("args", [["--bots", "baseline,nope,baseline,random"],
+                                  ["--bots", "expert(budget=1),strong,strong,strong"], ["--bots", "baseline,random"],
                                   ["--bots", "baseline,random,baseline,random", "--set", "nope=1"],
                                   ["--bots", "baseline,random,baseline,random", "--hands", "0"]])
 def test_cli_bad_input_exits_2(args: list[str]) -> None:

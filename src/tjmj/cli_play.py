@@ -45,9 +45,9 @@ def default_record_path() -> str:
 
 def parse_bots(text: str) -> tuple[str, str, str]:
     """``KIND`` for the three others, or ``KIND,KIND,KIND``; each must be a known bot (or ``cmd:…``)."""
-    from .bots import UnknownBot, make_bot
+    from .bots import UnknownBot, bot_name, make_bot, split_bot_names
 
-    names = tuple(n.strip() for n in text.split(","))
+    names = tuple(bot_name(n) for n in split_bot_names(text))
     if len(names) not in (1, 3) or not all(names):
         raise CliError(f"--bots: give one bot kind for the three others or three separated by commas, got {text!r}")
     check_outside_bots(names)

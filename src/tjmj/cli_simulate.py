@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from .bots import BOTS, UnknownBot, make_bot
+from .bots import BOTS, UnknownBot, bot_name, make_bot, split_bot_names
 from .bots.external import BotStartError
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .ray_runner import RayUnavailable
@@ -41,7 +41,7 @@ def _overrides(items: Iterable[str]) -> dict[str, Any]:
 
 
 def _parse_bots(text: str) -> tuple[str, ...]:
-    names = tuple(n.strip() for n in text.split(","))
+    names = tuple(bot_name(n) for n in split_bot_names(text))
     if len(names) not in (1, SEATS):
         raise click.BadParameter(
             f"give one bot name (for all four players) or four separated by commas, got {len(names)}: {text!r}",
@@ -66,7 +66,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1, suben=true.")
 @click.option("--bots", default="baseline", show_default=True, metavar="NAMES",
-              help=f"One bot for all four players, or four comma-separated ({', '.join(BOTS)}).")
+              help=f"One bot for all four players, or four comma-separated ({', '.join(BOTS)}); a bot may take "
+                   "options: 'strong(revive=0)' (docs/bots.md).")
 @click.option("--out", metavar="FILE",
               help="Write every event as JSON lines, match by match.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,

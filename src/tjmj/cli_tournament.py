@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import click
 
-from .bots import BOTS
+from .bots import BOTS, bot_name, split_bot_names
 from .bots.external import BotStartError, is_external
 from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
 from .ray_runner import RayUnavailable
@@ -31,7 +31,7 @@ __all__ = ["tournament"]
 
 
 def _parse_bots(text: str) -> tuple[str, ...]:
-    names = tuple(n.strip() for n in text.split(","))
+    names = tuple(bot_name(n) for n in split_bot_names(text))  # commas inside a bot's options (expert(a=1, b=2)) stay
     if len(names) != SEATS:
         raise click.BadParameter(f"give four bot names separated by commas, got {len(names)}: {text!r}",
                                  param_hint="'--bots'")
@@ -46,7 +46,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 
 @click.command("tournament")
 @click.option("--bots", required=True, metavar="A,B,C,D",
-              help=f"Four bots, repeats allowed: {', '.join(BOTS)}, or cmd:COMMAND for an outside bot.")
+              help=f"Four bots, repeats allowed: {', '.join(BOTS)}, or cmd:COMMAND for an outside bot; a bot "
+                   "may take options: 'expert(budget_ms=500, max_shanten=0)' (docs/bots.md).")
 @click.option("--hands", type=click.IntRange(min=1), default=400, show_default=True,
               help="Hands played in all (rounded up to a multiple of 4: every deal is played 4 times).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same walls.")

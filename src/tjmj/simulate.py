@@ -33,7 +33,7 @@ from typing import IO, Any
 
 import orjson
 
-from .bots import Bot, make_bot
+from .bots import Bot, bot_name, make_bot, split_bot_names
 from .families import match_type
 from .game import Match
 from .rules import CLASSIC, Rules
@@ -464,8 +464,8 @@ def _tasks(hands: int | None, matches: int | None, seed: int, rules: Rules, bots
 
 
 def _bots(bots: str | Sequence[str]) -> tuple[str, ...]:
-    names = tuple(bots.split(",")) if isinstance(bots, str) else tuple(bots)
-    names = tuple(n.strip() for n in names)
+    names = tuple(split_bot_names(bots)) if isinstance(bots, str) else tuple(bots)
+    names = tuple(bot_name(n) for n in names)
     if len(names) == 1:
         names = names * SEATS
     if len(names) != SEATS:

@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, make_bot
+from .bots import Bot, bot_name, make_bot
 from .bots.external import DEFAULT_TIMEOUT, ERROR_KINDS, ExternalBot, check_command, is_external
 from .game import Match
 from .rules import CLASSIC, Rules
@@ -399,7 +399,7 @@ def tournament(
     ``ray``: play the matches on the Ray cluster at this address ("": a local one) instead of
     ``workers`` processes (:mod:`tjmj.ray_runner`); the report is the same.
     """
-    names = tuple(n.strip() for n in bots)
+    names = tuple(bot_name(n) for n in bots)  # one spelling of a bot's options
     if len(names) != SEATS:
         raise ValueError(f"bots: give four names, got {len(names)}: {', '.join(names)}")
     for n in names:

@@ -31,16 +31,25 @@ that every driver can offer (a driver that only calls ``choose`` gets ``strong``
 """
 
 from __future__ import annotations
+import __future__
 
+import ast
+import inspect
+import json
 import random
+import sys
+import types
+import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..game import Action
 from .baseline import BaselineBot
 from .random_bot import GreedyRandomBot, RandomBot
 
-__all__ = ["Bot", "BaselineBot", "GreedyRandomBot", "RandomBot", "BOTS", "BOT_NAMES", "make_bot", "UnknownBot"]
+__all__ = ["Bot", "BaselineBot", "GreedyRandomBot", "RandomBot", "BOTS", "BOT_NAMES", "make_bot", "UnknownBot",
+           "BotOptionError", "bot_name", "bot_options", "split_bot_names"]
 
 
 @runtime_checkable
@@ -54,6 +63,12 @@ class Bot(Protocol):
 
 class UnknownBot(ValueError):
     """A bot name that is not in the registry; the message lists the known names."""
+
+
+class BotOptionError(ValueError):
+    """A bot's options (``expert(budget_ms=500)``) that it does not take: an unknown name, a value of
+    the wrong kind or out of range, or text that is not ``name(option=value, ...)``; the message names
+    the bot, the option and what it takes."""
 
 
 def _strong() -> Bot:
@@ -81,6 +96,127 @@ BOTS: dict[str, Callable[[], Bot]] = {
 BOT_NAMES: tuple[str, ...] = tuple(n for n in BOTS if n != "expert")
 
 
+def split_bot_names(text: str) -> list[str]:
+    """Split a ``--bots`` list on the commas outside parentheses, so that a bot's options stay whole:
+
+    >>> split_bot_names("expert(budget_ms=500,max_shanten=0),strong, strong,strong")
+    ['expert(budget_ms=500,max_shanten=0)', 'strong', 'strong', 'strong']
+
+    Drivers name each bot by :func:`bot_name`, so that one setting has one spelling in reports.
+    """
+    out: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    out.append(text[start:].strip())
+    return out
+
+
+def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``name`` or ``name(option=value, ...)``: the registry name and the options, each value read as
+    JSON (``500``, ``true``, ``null``, ``"strong"``) or else as the text itself (``own=strong``)."""
+    name, paren, rest = spec.partition("(")
+    name = name.strip()
+    if not paren:
+        return name, {}
+    if not rest.rstrip().endswith(")"):
+        raise BotOptionError(f"bot {spec!r}: the options must end with ')', e.g. expert(budget_ms=500)")
+    opts: dict[str, Any] = {}
+    body = rest.rstrip()[:-1]
+    for item in (split_bot_names(body) if body.strip() else []):  # a bot as a value keeps its options
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise BotOptionError(f"bot {spec!r}: {item.strip()!r} is not option=value, e.g. expert(budget_ms=500)")
+        if key in opts:
+            raise BotOptionError(f"bot {spec!r}: option {key!r} is given twice")
+        try:
+            opts[key] = json.loads(raw)
+        except ValueError:
+            opts[key] = raw.strip()
+    return name, opts
+
+
+def _kinds(hint: Any) -> tuple[Any, ...]:
+    """The plain types an annotation allows: ``int | None`` -> (int, NoneType)."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        return tuple(k for h in typing.get_args(hint) for k in _kinds(h))
+    return (hint,)
+
+
+def _coerce(bot: str, key: str, value: Any, hint: Any) -> Any:
+    kinds = _kinds(hint)
+    if value is None and type(None) in kinds:
+        return None
+    if isinstance(value, bool):  # before int: JSON true is a bool, and bool is an int in Python
+        if bool in kinds:
+            return value
+    elif isinstance(value, int) and (int in kinds or float in kinds):
+        return value if int in kinds else float(value)
+    elif isinstance(value, float) and float in kinds or isinstance(value, str) and str in kinds:
+        return value
+    wanted = " or ".join({bool: "true/false", int: "a whole number", float: "a number", str: "text",
+                          type(None): "null"}.get(k, getattr(k, "__name__", str(k))) for k in kinds)
+    raise BotOptionError(f"bot {bot}: option {key} must be {wanted}, got {json.dumps(value)}")
+
+
+def bot_name(spec: str) -> str:
+    """The one spelling of a bot with options, as its ``name`` and in reports: ``expert( budget_ms=500 )``
+    -> ``expert(budget_ms=500)``; ``expert()`` -> ``expert``; anything else as it is."""
+    if spec.startswith("cmd:") or "(" not in spec:
+        return spec.strip()
+    base, opts = _parse_spec(spec)
+    return f"{base}({', '.join(f'{k}={_show(v)}' for k, v in opts.items())})" if opts else base
+
+
+def _constructor(cls: type) -> Callable[..., Any]:
+    """``cls.__init__`` as a function whose signature and type hints Python can read.  A class compiled
+    by mypyc (``python -m tjmj.build_compiled``) has none at run time: its ``__init__`` is then read
+    again from the module's source beside the compiled file, without its body, so that one
+    constructor stays the only place an option is written."""
+    init = cls.__init__  # type: ignore[misc]
+    if inspect.isfunction(init):  # plain Python: a compiled one is a slot wrapper, (*args, **kwargs)
+        return init  # type: ignore[no-any-return]
+    module = sys.modules[cls.__module__]
+    source = Path(module.__file__ or "").with_name(cls.__module__.rpartition(".")[2] + ".py")
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    item.body, item.decorator_list = [ast.copy_location(ast.Pass(), item)], []
+                    code = compile(ast.Module([item], []), str(source), "exec",
+                                   flags=__future__.annotations.compiler_flag, dont_inherit=True)
+                    space = dict(vars(module))
+                    exec(code, space)  # only the def: its defaults are the module's constants
+                    return space["__init__"]  # type: ignore[no-any-return]
+    return lambda self: None  # no __init__ of its own: it takes no options
+
+
+def _parameters(cls: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The keyword parameters of ``cls``'s constructor with their defaults, and their type hints."""
+    init = _constructor(cls)
+    sig = inspect.signature(init)
+    defaults = {p.name: p.default for p in list(sig.parameters.values())[1:]
+                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is not p.empty}
+    return defaults, typing.get_type_hints(init, globalns=vars(sys.modules[cls.__module__]))
+
+
+def bot_options(name: str) -> dict[str, Any]:
+    """The options a registry bot takes in ``name(option=value, ...)``, with their defaults: the
+    keyword parameters of its class.
+
+    >>> bot_options("strong")
+    {'revive': 0.5}
+    """
+    return _parameters(type(make_bot(name.partition("(")[0].strip())))[0]
+
+
 def make_bot(name: str) -> Bot:
     """A new bot by registry name, for every rule family: ``random`` (uniform legal, for fuzzing),
     ``greedy`` (random but wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`,
@@ -88,13 +224,48 @@ def make_bot(name: str) -> Bot:
     :mod:`tjmj.bots.strong` in Tianjin, :mod:`tjmj.bots.beijing_strong` in Beijing,
     :mod:`tjmj.bots.mcr_strong` in MCR), ``expert`` (searches: sampled worlds played to the end of the
     hand, :mod:`tjmj.bots.expert`; it needs ``bind(match, seat)``); ``cmd:COMMAND`` runs an outside bot
-    over the JSON-lines protocol (:mod:`tjmj.bots.external`)."""
+    over the JSON-lines protocol (:mod:`tjmj.bots.external`).
+
+    A registry name may carry options for the bot's constructor, ``expert(budget_ms=500, max_shanten=0)``
+    (:func:`bot_options` lists them); the bot's ``name`` is then the whole text, so that records and
+    tournament reports tell two settings apart.  A bad option raises :class:`BotOptionError`:
+
+    >>> make_bot("expert(budget_ms=500)").budget_ms
+    500.0
+    >>> make_bot("expert(budget=500)")
+    Traceback (most recent call last):
+    ...
+    tjmj.bots.BotOptionError: bot expert(budget=500): unknown option 'budget'; expert takes budget_ms, \
+rollouts, discards, z, min_rounds, bank, race, own, max_shanten
+    """
     if name.startswith("cmd:"):  # an outside bot (docs/bot-protocol.md); its process starts on first use
         from .external import ExternalBot
 
         return ExternalBot(name[4:], name=name)
+    base, opts = _parse_spec(name)
     try:
-        factory = BOTS[name]
+        factory = BOTS[base]
     except KeyError:
-        raise UnknownBot(f"unknown bot {name!r}; bots are {', '.join(BOTS)}, or cmd:COMMAND") from None
-    return factory()
+        raise UnknownBot(f"unknown bot {base!r}; bots are {', '.join(BOTS)}, or cmd:COMMAND") from None
+    bot = factory()
+    if not opts:
+        return bot
+    spec = bot_name(name)
+    cls = type(bot)
+    known, hints = _parameters(cls)
+    kwargs = {}
+    for key, value in opts.items():
+        if key not in known:
+            takes = f"{base} takes {', '.join(known)}" if known else f"{base} takes no options"
+            raise BotOptionError(f"bot {spec}: unknown option {key!r}; {takes}")
+        kwargs[key] = _coerce(spec, key, value, hints.get(key, type(known[key])))
+    try:
+        made = cls(**kwargs)
+    except ValueError as e:  # the constructor's own range checks (budget_ms must be positive, ...)
+        raise BotOptionError(f"bot {spec}: {e}") from None
+    made.name = spec
+    return made
+
+
+def _show(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)

@@ -38,7 +38,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._mypyc import mypyc_attr
 from ..game import _DISCARD, Action, Match
@@ -56,6 +56,9 @@ from .baseline import (
 from .beijing import discard_shanten, shanten13  # (the wilds are left out of kinds: no wild kind passed)
 from .strong import StrongBot
 
+if TYPE_CHECKING:
+    from . import Bot
+
 __all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "decision_shanten", "DISCARDS", "Z", "MIN_ROUNDS",
            "Z_DROP", "BANK", "MAX_SHANTEN", "OWN", "OWN_POLICIES"]
 
@@ -66,8 +69,10 @@ BANK = 0.0  # a decision may spend up to this many budgets left unused by earlie
 # (0 by default: compiled, with bank=2, the expert played more worlds and did no better, docs/bots.md)
 Z_DROP = 3.0  # racing: a candidate below the default by this many standard errors is played no more
 MAX_SHANTEN: int | None = None  # search only decisions that leave the hand this far from ready (None: all)
-OWN = "rollout"  # who plays the searching seat's own later decisions in a rollout (OWN_POLICIES)
-OWN_POLICIES = ("rollout", "strong")  # the fast policy, as every other seat; or strong, as in reality
+OWN = "rollout"  # who plays the searching seat's own later decisions in a rollout: "rollout" (the fast
+# policy, as every other seat) or a bot that plays from its observation, options and all ("strong", as
+# in reality; "strong(revive=0)", three times as fast: tjmj.bots.make_bot)
+OWN_POLICIES = ("rollout", "strong")  # the two measured in docs/bots.md; any bot of BOT_NAMES is taken
 _MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
 
 _WINS = ("win", "hungang")
@@ -323,22 +328,33 @@ def _rollout_claim(m: Match, seat: int, legal: Sequence[Action]) -> Action:
     return best[2] if best is not None else pass_
 
 
-class _SelfStrong:
-    """A rollout policy: ``seat``'s own decisions by ``strong`` (from its observation of the copy, as
-    it plays in reality), every other seat's by :func:`rollout_action`; a decision with one legal
-    action costs nothing."""
+class _SelfBot:
+    """A rollout policy: ``seat``'s own decisions by ``bot`` (``strong``: from its observation of the
+    copy, as it plays in reality), every other seat's by :func:`rollout_action`; a decision with one
+    legal action costs nothing."""
 
     __slots__ = ("seat", "bot", "rng")
 
-    def __init__(self, seat: int, bot: StrongBot) -> None:
+    def __init__(self, seat: int, bot: Bot) -> None:
         self.seat = seat
         self.bot = bot
-        self.rng = random.Random(0)  # (strong never uses it)
+        self.rng = random.Random(0)  # (strong never uses it; a random bot's play stays reproducible)
 
     def __call__(self, m: Match, seat: int, legal: Sequence[Action]) -> Action:
         if seat != self.seat or len(legal) == 1:
             return rollout_action(m, seat, legal)
         return self.bot.choose(m.observation(seat), list(legal), self.rng)
+
+
+def _own_bot(spec: str) -> Bot:
+    """The bot for ``own``: one that plays from its observation (``strong``, ``strong(revive=0)``,
+    ``baseline``), not ``expert`` (a search inside a search) nor an outside program."""
+    from . import BOT_NAMES, make_bot  # the package imports this module lazily: no cycle at import time
+
+    base = spec.partition("(")[0].strip()
+    if base not in BOT_NAMES:
+        raise ValueError(f"own must be rollout or one of {', '.join(BOT_NAMES)} (with options if any), got {spec!r}")
+    return make_bot(spec)
 
 
 def play_out(m: Match, seat: int, policy: Callable[[Match, int, Sequence[Action]], Action] = rollout_action) -> int:
@@ -374,7 +390,9 @@ class ExpertBot:
     ``max_shanten``: search only the decisions whose default leaves the hand at most this far from
     ready (:func:`decision_shanten`; ``None``: all), play ``strong`` at the others; ``own``: who plays
     the searching seat's later decisions in a rollout, ``"rollout"`` (the fast policy, as every seat)
-    or ``"strong"`` (as it plays in reality; about ten times slower).  Every family: the family's own
+    or a bot that plays from its observation, by its registry name with options if any (``"strong"``,
+    as it plays in reality, about ten times slower; ``"strong(revive=0)"``, a third of the fast rate:
+    :func:`tjmj.bots.make_bot`).  Every family: the family's own
     stakes are in the scores the rollouts return."""
 
     name = "expert"
@@ -389,8 +407,7 @@ class ExpertBot:
             raise ValueError(f"bank must be at least 0, got {bank}")
         if rollouts is not None and rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {rollouts}")
-        if own not in OWN_POLICIES:
-            raise ValueError(f"own must be one of {', '.join(OWN_POLICIES)}, got {own!r}")
+        self._own_bot: Bot | None = None if own == "rollout" else _own_bot(own)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
         self.discards = discards
@@ -400,7 +417,6 @@ class ExpertBot:
         self.race = race
         self.own = own
         self.max_shanten = max_shanten
-        self._own_bot = StrongBot()  # the searching seat's rollout decisions with own="strong"
         self.credit = 0.0  # seconds: the time earlier decisions left unused, at most bank budgets
         self.match: Match | None = None
         self.seat = -1
@@ -423,7 +439,9 @@ class ExpertBot:
     def set_rules(self, rules: Rules) -> None:
         self.rules = rules
         self.strong.set_rules(rules)
-        self._own_bot.set_rules(rules)
+        own_rules = getattr(self._own_bot, "set_rules", None)
+        if own_rules is not None:
+            own_rules(rules)
 
     def choose(self, obs: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         t0 = time.perf_counter()
@@ -509,7 +527,7 @@ class ExpertBot:
         longest = 0.0  # the longest round so far: the next may take as long
         values = [0] * n
         policy: Callable[[Match, int, Sequence[Action]], Action] = (
-            _SelfStrong(seat, self._own_bot) if self.own == "strong" else rollout_action)
+            _SelfBot(seat, self._own_bot) if self._own_bot is not None else rollout_action)
         while True:
             r0 = time.perf_counter()
             world = m.determinize(seat, rng)
