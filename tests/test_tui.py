@@ -373,6 +373,7 @@ def test_connect_to_a_started_room_is_one_error_line(server: str) -> None:
     (["--rules", "nosuch"], "unknown preset 'nosuch'"),
     (["--bots", "nosuch"], "unknown bot 'nosuch'"),
     (["--bots", "baseline,strong"], "three separated by commas"),
+    (["--bots", "strong(revive=x),baseline,baseline"], "bot strong(revive=x): option revive must be a number"),
     (["--connect", f"http://127.0.0.1:{free_port()}"], "cannot reach"),
     (["--set", "nosuch=1"], "unknown rule option 'nosuch'"),
     (["--set", "min_fan"], "expected option=value"),
@@ -387,6 +388,13 @@ def test_cli_errors_are_one_line(args: list[str], words: str) -> None:
     lines = out.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], out.output
     assert "Traceback" not in out.output
+
+
+def test_bots_with_options_are_three_kinds() -> None:
+    from tjmj.cli_play import parse_bots
+
+    assert parse_bots("strong(revive=0, ),baseline , strong") == ("strong(revive=0)", "baseline", "strong")
+    assert parse_bots("baseline(sit_threshold=0)") == ("baseline(sit_threshold=0)",) * 3
 
 
 def test_set_overrides_a_rule_of_the_local_match(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -67,7 +67,8 @@ def parse_bots(text: str) -> tuple[str, str, str]:
 @click.option("--rules", "preset", default="classic", show_default=True, metavar="PRESET",
               help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), mcr.")
 @click.option("--bots", default="baseline", show_default=True, metavar="KIND[,KIND,KIND]",
-              help="The bots of the three other seats: random, greedy, baseline, strong (or cmd:COMMAND).")
+              help="The bots of the three other seats: random, greedy, baseline, strong, with options if any "
+                   "(strong(revive=0)), or cmd:COMMAND.")
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable; `tjmj rules --rules PRESET` lists them): min_fan=1.")
 @click.option("--seed", type=int, default=None, help="The match seed (default: a random one); it deals every hand.")

@@ -129,7 +129,9 @@ def _parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise BotOptionError(f"bot {spec!r}: the options must end with ')', e.g. expert(budget_ms=500)")
     opts: dict[str, Any] = {}
     body = rest.rstrip()[:-1]
-    for item in (split_bot_names(body) if body.strip() else []):  # a bot as a value keeps its options
+    for item in split_bot_names(body):  # a bot as a value keeps its options
+        if not item:
+            continue  # expert() and a trailing comma
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq or not key:
