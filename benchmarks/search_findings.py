@@ -72,12 +72,14 @@ def _strong_policy(rules: Rules) -> Any:
 
 
 def _strong_check(m: Any, seat: int, default: Any, pick: Any, worlds: int, rng: random.Random,
-                  policy: Any) -> tuple[float, float]:
+                  policy: Any, keep_hands: bool = False) -> tuple[float, float]:
     """The pick's mean gain over the default and its standard error on ``worlds`` fresh worlds whose
-    hands are played to the end by ``strong`` (every seat), as in real play, not by the rollout policy."""
+    hands are played to the end by ``strong`` (every seat), as in real play, not by the rollout policy.
+    ``keep_hands``: the other seats' hands as they truly are, only the wall dealt again (an oracle:
+    what the change is worth in the real position, not in the worlds the search can imagine)."""
     diffs = []
     for _ in range(worlds):
-        world = m.determinize(seat, rng)
+        world = m.determinize(seat, rng, keep_hands=keep_hands)
         values = []
         for a in (default, pick):
             c = world.clone()
@@ -93,9 +95,9 @@ def _strong_check(m: Any, seat: int, default: Any, pick: Any, worlds: int, rng: 
     return mean, (var / n) ** 0.5
 
 
-def _play(task: tuple[str, int, int, int, int, str]) -> list[dict[str, Any]]:
+def _play(task: tuple[str, int, int, int, int, str, bool]) -> list[dict[str, Any]]:
     """One strong-vs-strong match, every searchable decision analysed; the records of those."""
-    preset, seed, hands, rounds, strong_worlds, own = task
+    preset, seed, hands, rounds, strong_worlds, own, true_hands = task
     rules = Rules.preset(preset).replace(match_hands=hands)
     m = match_type(rules.family)(rules, seed)
     bots = [make_bot("strong") for _ in range(4)]
@@ -120,10 +122,13 @@ def _play(task: tuple[str, int, int, int, int, str]) -> list[dict[str, Any]]:
             check = checker.analyse(m, seat, rng)
             assert check is not None and check.candidates == found.candidates
             gain, se = check.gain(pick)
-            strong_gain = strong_se = None
+            strong_gain = strong_se = true_gain = true_se = None
             if pick != 0 and strong_worlds:
                 strong_gain, strong_se = _strong_check(m, seat, found.candidates[0], found.candidates[pick],
                                                        strong_worlds, rng, policy)
+                if true_hands:
+                    true_gain, true_se = _strong_check(m, seat, found.candidates[0], found.candidates[pick],
+                                                       strong_worlds, rng, policy, keep_hands=True)
             out.append({
                 "kind": _kind(m.phase, found.candidates),
                 "default": found.candidates[0].type,
@@ -133,6 +138,8 @@ def _play(task: tuple[str, int, int, int, int, str]) -> list[dict[str, Any]]:
                 "se": se,
                 "strong_gain": strong_gain,
                 "strong_se": strong_se,
+                "true_gain": true_gain,
+                "true_se": true_se,
                 "rounds": found.rounds,
                 "candidates": [str(a) for a in found.candidates],
                 "means": [round(found.mean(i), 3) for i in range(len(found.candidates))],
@@ -159,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=64, help="worlds searched per decision (default 64)")
     ap.add_argument("--strong-check", type=int, default=0, metavar="N",
                     help="also measure each change on N fresh worlds played out by strong (default 0: not)")
+    ap.add_argument("--true-hands", action="store_true",
+                    help="with --strong-check: measure each change again with the other seats' true hands "
+                         "(only the wall dealt again): what it is worth in the real position")
     ap.add_argument("--own", default="rollout", metavar="BOT",
                     help="who plays the searching seat's own later decisions in the search's rollouts: rollout "
                          "(the fast policy, default) or a bot, e.g. 'strong(revive=0)' (ExpertBot's own)")
@@ -174,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     per = max(1, args.hands_per_match)
     tasks = [(args.rules, match_seed(args.seed, i), per, max(2, args.rounds),
-              max(0, args.strong_check), args.own) for i in range(max(1, args.hands // per))]
+              max(0, args.strong_check), args.own, args.true_hands) for i in range(max(1, args.hands // per))]
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max(1, args.workers)) as pool:
@@ -212,6 +222,12 @@ def main(argv: list[str] | None = None) -> int:
         r_total = sum(r["gain"] for r in checked) / seat_hands
         print(f"the same {len(checked)} changes on {args.strong_check} worlds played out by strong: "
               f"{s_total:.3f} ± {s_half:.3f} points a hand (under the rollout policy: {r_total:.3f})")
+        trued = [r for r in checked if r.get("true_gain") is not None]
+        if trued:
+            t_total = sum(r["true_gain"] for r in trued) / seat_hands
+            t_half = 1.96 * sum(r["true_se"] ** 2 for r in trued) ** 0.5 / seat_hands
+            print(f"... and with the other seats' true hands (only the wall dealt again): "
+                  f"{t_total:.3f} ± {t_half:.3f} points a hand")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rules": args.rules, "hands": hands, "rounds": args.rounds, "own": args.own,

@@ -219,6 +219,30 @@ def test_determinize_keeps_what_the_seat_sees(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+def test_determinize_keeping_the_hands_deals_only_the_wall(preset: str) -> None:
+    """``keep_hands=True`` (an oracle for measurements): every hand and the draw stay as they are, the
+    wall's unseen tiles are dealt again among the same places, and the copy plays on to the end."""
+    moved = 0
+    for seed in range(8):
+        m = advance(preset, seed, 15 + 11 * seed)
+        if m.is_over or m.phase not in ("turn", "claim", "rob"):
+            continue
+        seat = m.to_act
+        d = m.determinize(seat, random.Random(seed), keep_hands=True)
+        check_determinized(m, seat, d)
+        assert [x.hand for x in d.seats] == [x.hand for x in m.seats] and d.last_draw == m.last_draw
+        assert d.legal_actions(seat) == m.legal_actions(seat)
+        unseen = [i for i, taken in enumerate(m.wall.taken) if not taken]
+        assert sorted(d.wall.tiles[i] for i in unseen) == sorted(m.wall.tiles[i] for i in unseen)
+        moved += [d.wall.tiles[i] for i in unseen] != [m.wall.tiles[i] for i in unseen]
+        rng = random.Random(seed)
+        while not d.is_over:
+            d.apply(d.to_act, pick(d, rng))
+        assert sum(d.scores) == 0
+    assert moved >= 4
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 def test_determinize_depends_only_on_what_the_seat_sees(preset: str) -> None:
     """Two matches that look the same to a seat (one a determinized copy of the other) give the same
     copy for the same rng: nothing hidden leaks into it."""

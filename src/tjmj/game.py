@@ -804,7 +804,7 @@ class Match:
         self._copy_state(c)
         return c
 
-    def determinize(self, seat: int, rng: random.Random) -> Match:
+    def determinize(self, seat: int, rng: random.Random, *, keep_hands: bool = False) -> Match:
         """A copy of the match (:meth:`clone`) in which everything ``seat`` cannot see is dealt again at
         random: the other seats' concealed tiles and the wall's tiles not yet drawn are one pool,
         shuffled (``rng``) and laid out again, each hand keeping its size.  What ``seat`` sees stays:
@@ -817,7 +817,12 @@ class Match:
         The copy tells ``seat`` nothing hidden: the unseen tiles are a uniform random arrangement of
         the tiles it has not seen (what is visible is decided by the engine, as in
         :meth:`observation`), not the true one — two matches that look the same to ``seat`` give the
-        same copy for the same ``rng`` state (the unseen tiles are sorted before the shuffle).  The one
+        same copy for the same ``rng`` state (the unseen tiles are sorted before the shuffle).
+
+        ``keep_hands=True`` leaves the other seats' hands and hidden flags as they truly are and deals
+        only the wall's unseen tiles again: an oracle for measurements (what a choice is worth in the
+        real position, ``benchmarks/search_findings.py --strong-check``), never for a bot, since it
+        tells ``seat`` what it cannot see.  The one
         exception: a hand whose shape the engine relies on stays as it is (Beijing's 混儿悠, declared
         in the open, must win on any draw: :meth:`_keeps_hand`).  In a claim or rob window ``seat`` is
         asked, the other seats' options are listed again from their new hands, and those asked before
@@ -844,7 +849,7 @@ class Match:
         if w is not None and w.kind == "rob" and w.source != seat:  # the kong declared, still in the hand
             fixed[w.source] = [w.tile] * (4 if w.kong is MeldType.CONCEALED_KONG else 1)
         for s in others:
-            if self._keeps_hand(s):
+            if keep_hands or self._keeps_hand(s):
                 fixed[s] = list(c.seats[s].hand)
         pool: list[Tile] = []
         for s in others:
@@ -874,8 +879,11 @@ class Match:
             tiles[i] = t
         wall.tiles = tiles
         wall.hands = [list(h) if s == seat else [] for s, h in enumerate(wall.hands)]
-        self._forget_hidden(c, seat)
-        if self.phase == "turn" and self.actor != seat and c.last_draw is not None:
+        if keep_hands:
+            c.last_draw = self.last_draw  # the true hands, the true draw (set_hand may reorder a hand)
+        else:
+            self._forget_hidden(c, seat)
+        if not keep_hands and self.phase == "turn" and self.actor != seat and c.last_draw is not None:
             c.last_draw = c.seats[self.actor].hand[-1]  # the other seat's draw: one of its new tiles
         if w is not None:
             if w.kind == "discard":
