@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -177,6 +178,22 @@ def test_a_clone_before_the_first_deal() -> None:
 # ---- determinize ----------------------------------------------------------------------------------
 
 
+def decisions(preset: str, n: int) -> Iterator[tuple[int, Match]]:
+    """Matches of random play stopped at a decision (a turn, a claim or a rob window), by seed."""
+    for seed in range(n):
+        m = advance(preset, seed, 15 + 11 * seed)
+        if not m.is_over and m.phase in ("turn", "claim", "rob"):
+            yield seed, m
+
+
+def play_to_the_end(d: Match, seed: int) -> None:
+    """Random legal play to the end of the match; the points still sum to zero."""
+    rng = random.Random(seed)
+    while not d.is_over:
+        d.apply(d.to_act, pick(d, rng))
+    assert sum(d.scores) == 0
+
+
 def check_determinized(m: Match, seat: int, d: Match) -> None:
     """Everything ``seat`` sees is kept, the unseen tiles are the same multiset, hands keep their sizes."""
     assert d.observation(seat) == m.observation(seat)
@@ -198,10 +215,7 @@ def test_determinize_keeps_what_the_seat_sees(preset: str) -> None:
     and so are every meld, discard and its own hand; the unseen tiles are dealt again; the copy plays
     on legally to the end of the match."""
     changed = 0
-    for seed in range(12):
-        m = advance(preset, seed, 15 + 11 * seed)
-        if m.is_over or m.phase not in ("turn", "claim", "rob"):
-            continue
+    for seed, m in decisions(preset, 12):
         seat = m.to_act
         views = set()
         for k in range(4):
@@ -211,10 +225,7 @@ def test_determinize_keeps_what_the_seat_sees(preset: str) -> None:
             views.add(others)
             changed += others != tuple(tuple(sorted(x.hand)) for s, x in enumerate(m.seats) if s != seat)
         assert len(views) > 1  # different rng, different deals
-        rng = random.Random(seed)
-        while not d.is_over:
-            d.apply(d.to_act, pick(d, rng))
-        assert sum(d.scores) == 0
+        play_to_the_end(d, seed)
     assert changed > 20
 
 
@@ -223,10 +234,7 @@ def test_determinize_keeping_the_hands_deals_only_the_wall(preset: str) -> None:
     """``keep_hands=True`` (an oracle for measurements): every hand and the draw stay as they are, the
     wall's unseen tiles are dealt again among the same places, and the copy plays on to the end."""
     moved = 0
-    for seed in range(8):
-        m = advance(preset, seed, 15 + 11 * seed)
-        if m.is_over or m.phase not in ("turn", "claim", "rob"):
-            continue
+    for seed, m in decisions(preset, 8):
         seat = m.to_act
         d = m.determinize(seat, random.Random(seed), keep_hands=True)
         check_determinized(m, seat, d)
@@ -235,10 +243,7 @@ def test_determinize_keeping_the_hands_deals_only_the_wall(preset: str) -> None:
         unseen = [i for i, taken in enumerate(m.wall.taken) if not taken]
         assert sorted(d.wall.tiles[i] for i in unseen) == sorted(m.wall.tiles[i] for i in unseen)
         moved += [d.wall.tiles[i] for i in unseen] != [m.wall.tiles[i] for i in unseen]
-        rng = random.Random(seed)
-        while not d.is_over:
-            d.apply(d.to_act, pick(d, rng))
-        assert sum(d.scores) == 0
+        play_to_the_end(d, seed)
     assert moved >= 4
 
 
