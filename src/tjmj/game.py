@@ -879,12 +879,10 @@ class Match:
             tiles[i] = t
         wall.tiles = tiles
         wall.hands = [list(h) if s == seat else [] for s, h in enumerate(wall.hands)]
-        if keep_hands:
-            c.last_draw = self.last_draw  # the true hands, the true draw (set_hand may reorder a hand)
-        else:
+        if not keep_hands:  # (kept: the true hidden flags and draw, as the clone copied them)
             self._forget_hidden(c, seat)
-        if not keep_hands and self.phase == "turn" and self.actor != seat and c.last_draw is not None:
-            c.last_draw = c.seats[self.actor].hand[-1]  # the other seat's draw: one of its new tiles
+            if self.phase == "turn" and self.actor != seat and c.last_draw is not None:
+                c.last_draw = c.seats[self.actor].hand[-1]  # the other seat's draw: one of its new tiles
         if w is not None:
             if w.kind == "discard":
                 opts = c._claim_options(w.source, w.tile)
