@@ -393,3 +393,89 @@ def test_determinize_for_a_seat_that_waits(preset: str) -> None:
     waiting = next(s for s in range(4) if s != w.to_act)
     with pytest.raises(ValueError, match="only the seat asked"):
         w.determinize(waiting, random.Random(0))
+
+
+# ---- unseen counts and weighted deals -------------------------------------------------------------
+
+
+def unseen_of(m: Match, seat: int) -> list[int]:
+    """What ``seat`` has not seen, by kind, as :func:`hidden` counts it (the flowers left out), less
+    the tiles face up: Beijing's 混坯 in the wall, a kong shown in a rob window, a hand the engine
+    keeps as it is (Beijing's 混儿悠)."""
+    counts = [0] * 34
+    for t, n in hidden(m, seat).items():
+        if t < 34:
+            counts[t] += n
+    for i in m._visible_wall_positions():
+        if not m.wall.taken[i]:
+            counts[m.wall.tiles[i]] -= 1
+    w = m.window
+    if w is not None and w.kind == "rob" and w.source != seat:
+        counts[w.tile] -= 4 if w.kong is not None and w.kong.name == "CONCEALED_KONG" else 1
+    for s, x in enumerate(m.seats):
+        if s != seat and getattr(x, "hunyou", False):
+            for t in x.hand:
+                counts[t] -= 1
+    return counts
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_unseen_counts_are_what_the_seat_has_not_seen(preset: str) -> None:
+    """``unseen_counts`` is the multiset the copies deal again, and the same in any copy of the match
+    that looks the same to the seat (it tells nothing of where the tiles are)."""
+    for seed, m in decisions(preset, 10):
+        seat = m.to_act
+        got = m.unseen_counts(seat)
+        assert got == unseen_of(m, seat)
+        assert sum(got) == sum(len(x.hand) for s, x in enumerate(m.seats) if s != seat) + sum(
+            1 for i, taken in enumerate(m.wall.taken) if not taken and m.wall.tiles[i] < 34
+            and i not in m._visible_wall_positions())
+        assert m.determinize(seat, random.Random(seed)).unseen_counts(seat) == got
+    first = Match(Rules.preset(preset))
+    if first.phase not in ("turn", "claim", "rob"):  # (Tianjin's 坐庄/拉庄 come first)
+        assert first.unseen_counts(0) == [0] * 34  # no hand in play yet
+
+
+def uniform_weights() -> list[list[float]]:
+    return [[1.0] * 34 for _ in range(4)]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_weighted_deal_keeps_what_the_seat_sees(preset: str) -> None:
+    """With weights the copy is still one the seat cannot tell from the match: the same checks as a
+    uniform one, the same copy from two matches that look alike, and it plays on to the end."""
+    for seed, m in decisions(preset, 8):
+        seat = m.to_act
+        weights = [[0.2 + (k * 7 + s) % 5 for k in range(34)] for s in range(4)]
+        d = m.determinize(seat, random.Random(seed), weights=weights)
+        check_determinized(m, seat, d)
+        other = m.determinize(seat, random.Random(seed + 50))
+        e = other.determinize(seat, random.Random(seed), weights=weights)
+        assert e.full_view() == d.full_view() and e.wall.tiles == d.wall.tiles
+        play_to_the_end(d, seed)
+
+
+def test_weights_steer_the_deal() -> None:
+    """A seat is dealt a kind in proportion to its weight: never with weight 0, far more often with a
+    large one than in a uniform deal; the other seats and the wall share what is left."""
+    m = next(m for _, m in decisions("classic", 10) if m.phase == "turn")
+    seat = m.to_act
+    unseen = m.unseen_counts(seat)
+    k = max(range(34), key=lambda x: unseen[x])  # a kind with several unseen copies
+    other = (seat + 1) % 4
+    heavy, none_, plain = uniform_weights(), uniform_weights(), uniform_weights()
+    heavy[other][k] = 40.0
+    none_[other][k] = 0.0
+    held = {"heavy": 0, "none": 0, "plain": 0}
+    for i in range(200):
+        for name, w in (("heavy", heavy), ("none", none_), ("plain", plain)):
+            d = m.determinize(seat, random.Random(i), weights=w)
+            check_determinized(m, seat, d) if i < 3 else None
+            held[name] += d.seats[other].counts[k]
+    assert held["none"] == 0
+    size, total = len(m.seats[other].hand), sum(unseen)
+    expected = 200 * unseen[k] * size / total  # the uniform deal's mean count
+    assert 0.6 * expected < held["plain"] < 1.5 * expected
+    assert held["heavy"] > 2 * held["plain"] and held["heavy"] > 150 * min(unseen[k], size) / 4
+    with pytest.raises(ValueError, match="every weight is 0"):
+        m.determinize(seat, random.Random(0), weights=[[0.0] * 34 for _ in range(4)])

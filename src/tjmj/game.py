@@ -31,6 +31,7 @@ gives the same outcome as asking everyone.  Robbing a kong is a window too.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final, NamedTuple
@@ -261,6 +262,44 @@ class ClaimWindow:
             if can > top or (can == top and before and top > 0):
                 return False
         return True
+
+
+def _deal_weighted(pool: list[Tile], need: dict[int, int], weights: Sequence[Sequence[float]],
+                   rng: random.Random) -> tuple[dict[int, list[Tile]], list[Tile]]:
+    """Deal ``need[s]`` tiles of ``pool`` (sorted) to each seat ``s``, one at a time and the seats in
+    turn (so no seat has the first pick of every kind), each tile drawn in proportion to its kind's
+    weight for that seat (:meth:`Match.determinize`); the rest, in pool order, is returned too."""
+    by_kind: dict[int, list[Tile]] = {}
+    for t in pool:
+        by_kind.setdefault(int(t), []).append(t)
+    kinds = sorted(by_kind)
+    counts = {k: len(by_kind[k]) for k in kinds}
+    dealt: dict[int, list[Tile]] = {s: [] for s in need}
+    left = dict(need)
+    while any(left.values()):
+        for s, n in left.items():
+            if not n:
+                continue
+            w = weights[s]
+            total = 0.0
+            for k in kinds:
+                total += counts[k] * w[k]
+            if total <= 0.0:
+                raise ValueError(f"no unseen tile can be dealt to seat {s}: every weight is 0")
+            r = rng.random() * total
+            pick = -1
+            for k in kinds:
+                share = counts[k] * w[k]
+                if share > 0.0:
+                    pick = k  # (the last one with a share, should rounding leave r at 0)
+                    r -= share
+                    if r < 0.0:
+                        break
+            counts[pick] -= 1
+            dealt[s].append(by_kind[pick].pop())
+            left[s] = n - 1
+    rest = [t for k in kinds for t in by_kind[k]]
+    return dealt, rest
 
 
 def visible_event(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -804,7 +843,32 @@ class Match:
         self._copy_state(c)
         return c
 
-    def determinize(self, seat: int, rng: random.Random, *, keep_hands: bool = False) -> Match:
+    def unseen_counts(self, seat: int) -> list[int]:
+        """Copies of each kind (0..33) that ``seat`` has not seen: in the other seats' concealed hands
+        and among the wall's tiles not yet drawn and face down — the tiles :meth:`determinize` deals
+        again.  It depends on what ``seat`` sees only (the counts, not where the tiles are), so the
+        same for two matches that look the same to it; the ``expert`` bot's beliefs
+        (:mod:`tjmj.bots.belief`) read it."""
+        counts = [0] * 34
+        if not self._has_hand() or self.is_over or self.phase not in _AT_TABLE:
+            return counts
+        w = self.window
+        for s in range(SEATS):
+            if s == seat or self._keeps_hand(s):
+                continue
+            for t in self.seats[s].hand:
+                counts[t] += 1
+            if w is not None and w.kind == "rob" and w.source == s:  # the kong declared, face up
+                counts[w.tile] -= 4 if w.kong is MeldType.CONCEALED_KONG else 1
+        keep = set(self._visible_wall_positions())
+        wall = self.wall
+        for i, taken in enumerate(wall.taken):
+            if not taken and i not in keep and wall.tiles[i] < 34:
+                counts[wall.tiles[i]] += 1
+        return counts
+
+    def determinize(self, seat: int, rng: random.Random, *, keep_hands: bool = False,
+                    weights: Sequence[Sequence[float]] | None = None) -> Match:
         """A copy of the match (:meth:`clone`) in which everything ``seat`` cannot see is dealt again at
         random: the other seats' concealed tiles and the wall's tiles not yet drawn are one pool,
         shuffled (``rng``) and laid out again, each hand keeping its size.  What ``seat`` sees stays:
@@ -831,7 +895,15 @@ class Match:
         its new tiles.  Hidden per-seat flags go too
         (Beijing's 过手 of the others is cleared: :meth:`_forget_hidden`), as do the scripted walls of
         later hands and the rng (the copy's later hands come from ``rng``).  Search (the ``expert``
-        bot) plays on such copies."""
+        bot) plays on such copies.
+
+        ``weights``: beliefs about the other hands instead of a uniform deal — ``weights[s][k]``, for
+        each other seat ``s`` and kind ``k``, how much likelier a copy of ``k`` is to be in ``s``'s hand
+        than in the wall (1: as likely; the entry of ``seat`` itself is not read).  The hands are then
+        dealt one tile at a time, the seats in turn, each tile drawn from the unseen ones in proportion
+        to its weight for that seat; what is left is the wall, shuffled.  The weights must come from
+        what ``seat`` sees (:func:`tjmj.bots.belief.hand_weights`), so that the copy still tells it
+        nothing hidden.  Not read with ``keep_hands``."""
         c = self.clone()
         c.rng = random.Random(rng.getrandbits(64))
         c.walls = []
@@ -865,14 +937,19 @@ class Match:
         # where the hidden tiles really are
         pool.sort()
         flowers.sort()
-        rng.shuffle(pool)
-        at = 0
-        for s in others:
-            st = c.seats[s]
-            n = len(st.hand) - len(fixed[s])
-            st.set_hand(pool[at:at + n] + fixed[s])
-            at += n
-        rest = pool[at:] + flowers
+        need = {s: len(c.seats[s].hand) - len(fixed[s]) for s in others}
+        if weights is not None and not keep_hands:
+            dealt, rest = _deal_weighted(pool, need, weights, rng)
+            for s in others:
+                c.seats[s].set_hand(dealt[s] + fixed[s])
+            rest += flowers
+        else:
+            rng.shuffle(pool)
+            at = 0
+            for s in others:
+                c.seats[s].set_hand(pool[at:at + need[s]] + fixed[s])
+                at += need[s]
+            rest = pool[at:] + flowers
         rng.shuffle(rest)
         tiles = list(wall.tiles)
         for i, t in zip(places, rest, strict=True):
