@@ -95,18 +95,18 @@ def _strong_check(m: Any, seat: int, default: Any, pick: Any, worlds: int, rng: 
     return mean, (var / n) ** 0.5
 
 
-def _play(task: tuple[str, int, int, int, int, str, bool]) -> list[dict[str, Any]]:
+def _play(task: tuple[str, int, int, int, int, str, bool, str]) -> list[dict[str, Any]]:
     """One strong-vs-strong match, every searchable decision analysed; the records of those."""
-    preset, seed, hands, rounds, strong_worlds, own, true_hands = task
+    preset, seed, hands, rounds, strong_worlds, own, true_hands, worlds = task
     rules = Rules.preset(preset).replace(match_hands=hands)
     m = match_type(rules.family)(rules, seed)
     bots = [make_bot("strong") for _ in range(4)]
     for b in bots:
         b.set_rules(rules)  # type: ignore[attr-defined]
-    expert = ExpertBot(rollouts=rounds, own=own)
+    expert = ExpertBot(rollouts=rounds, own=own, worlds=worlds)
     expert.set_rules(rules)
     # the check plays every candidate in every world: racing's early stop would bias its estimate
-    checker = ExpertBot(rollouts=rounds, race=False, own=own)
+    checker = ExpertBot(rollouts=rounds, race=False, own=own, worlds=worlds)
     checker.set_rules(rules)
     rng = random.Random(seed)
     policy = _strong_policy(rules)
@@ -172,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--own", default="rollout", metavar="BOT",
                     help="who plays the searching seat's own later decisions in the search's rollouts: rollout "
                          "(the fast policy, default) or a bot, e.g. 'strong(revive=0)' (ExpertBot's own)")
+    ap.add_argument("--worlds", default="uniform", choices=("uniform", "belief"),
+                    help="how the search deals the unseen tiles (ExpertBot's worlds): uniform (default) or by the "
+                         "beliefs about the other hands; the --strong-check worlds are uniform either way")
     ap.add_argument("--seed", type=int, default=20261201)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", help="write every decision's record to this file")
@@ -184,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     per = max(1, args.hands_per_match)
     tasks = [(args.rules, match_seed(args.seed, i), per, max(2, args.rounds),
-              max(0, args.strong_check), args.own, args.true_hands) for i in range(max(1, args.hands // per))]
+              max(0, args.strong_check), args.own, args.true_hands, args.worlds) for i in range(max(1, args.hands // per))]
     t0 = time.perf_counter()
     records: list[dict[str, Any]] = []
     with ProcessPoolExecutor(max(1, args.workers)) as pool:
@@ -194,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     hands = len(tasks) * per
     seat_hands = 4 * hands  # every seat's decisions are searched: gains per hand are per seat
     print(f"{args.rules}: {hands} hands of four strong bots, {len(records)} decisions searched with "
-          f"{args.rounds} worlds each (own: {args.own}), {time.perf_counter() - t0:.0f} s")
+          f"{args.rounds} worlds each (own: {args.own}, worlds: {args.worlds}), {time.perf_counter() - t0:.0f} s")
     by_kind: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         by_kind[r["kind"]].append(r)
@@ -230,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{t_total:.3f} ± {t_half:.3f} points a hand")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rules": args.rules, "hands": hands, "rounds": args.rounds, "own": args.own,
+            json.dump({"rules": args.rules, "hands": hands, "rounds": args.rounds, "own": args.own, "worlds": args.worlds,
                        "records": records}, f)
     return 0
 

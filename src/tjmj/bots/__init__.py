@@ -238,7 +238,7 @@ def make_bot(name: str) -> Bot:
     Traceback (most recent call last):
     ...
     tjmj.bots.BotOptionError: bot expert(budget=500): unknown option 'budget'; expert takes budget_ms, \
-rollouts, discards, z, min_rounds, bank, race, own, max_shanten
+rollouts, discards, z, min_rounds, bank, race, own, max_shanten, worlds
     """
     if name.startswith("cmd:"):  # an outside bot (docs/bot-protocol.md); its process starts on first use
         from .external import ExternalBot

@@ -54,13 +54,14 @@ from .baseline import (
     shanten_fast,
 )
 from .beijing import discard_shanten, shanten13  # (the wilds are left out of kinds: no wild kind passed)
+from .belief import hand_weights
 from .strong import StrongBot
 
 if TYPE_CHECKING:
     from . import Bot
 
 __all__ = ["ExpertBot", "Search", "rollout_action", "play_out", "decision_shanten", "DISCARDS", "Z", "MIN_ROUNDS",
-           "Z_DROP", "BANK", "MAX_SHANTEN", "OWN", "OWN_POLICIES"]
+           "Z_DROP", "BANK", "MAX_SHANTEN", "OWN", "OWN_POLICIES", "WORLDS", "WORLD_KINDS"]
 
 DISCARDS = 3  # discards searched besides the default: the best by the rollout policy's ranking
 Z = 2.0  # leave the default only when the paired mean gain exceeds Z standard errors ...
@@ -72,6 +73,9 @@ MAX_SHANTEN: int | None = None  # search only decisions that leave the hand this
 OWN = "rollout"  # who plays the searching seat's own later decisions in a rollout: "rollout" (the fast
 # policy, as every other seat) or a bot that plays from its observation, options and all ("strong", as
 # in reality; "strong(revive=0)", three times as fast: tjmj.bots.make_bot)
+WORLDS = "uniform"  # how the unseen tiles are dealt in the sampled worlds: "uniform", or by the beliefs
+# about the other hands ("belief": tjmj.bots.belief, fitted to strong's play)
+WORLD_KINDS = ("uniform", "belief")
 OWN_POLICIES = ("rollout", "strong")  # the two measured in docs/bots.md; any bot of BOT_NAMES is taken
 _MAX_STEPS = 2_000  # a rollout of one hand takes under 200 steps: a stuck one fails loudly
 
@@ -392,7 +396,9 @@ class ExpertBot:
     the searching seat's later decisions in a rollout, ``"rollout"`` (the fast policy, as every seat)
     or a bot that plays from its observation, by its registry name with options if any (``"strong"``,
     as it plays in reality, about ten times slower; ``"strong(revive=0)"``, a third of the fast rate:
-    :func:`tjmj.bots.make_bot`).  Every family: the family's own
+    :func:`tjmj.bots.make_bot`); ``worlds``: how the unseen tiles are dealt, ``"uniform"`` or by the
+    beliefs about the other hands (``"belief"``: :func:`tjmj.bots.belief.hand_weights`).  Every
+    family: the family's own
     stakes are in the scores the rollouts return."""
 
     name = "expert"
@@ -400,13 +406,15 @@ class ExpertBot:
 
     def __init__(self, budget_ms: float = 200.0, rollouts: int | None = None, *, discards: int = DISCARDS,
                  z: float = Z, min_rounds: int = MIN_ROUNDS, bank: float = BANK, race: bool = True,
-                 own: str = OWN, max_shanten: int | None = MAX_SHANTEN) -> None:
+                 own: str = OWN, max_shanten: int | None = MAX_SHANTEN, worlds: str = WORLDS) -> None:
         if budget_ms <= 0:
             raise ValueError(f"budget_ms must be positive, got {budget_ms}")
         if bank < 0:
             raise ValueError(f"bank must be at least 0, got {bank}")
         if rollouts is not None and rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, got {rollouts}")
+        if worlds not in WORLD_KINDS:
+            raise ValueError(f"worlds must be {' or '.join(WORLD_KINDS)}, got {worlds!r}")
         self._own_bot: Bot | None = None if own == "rollout" else _own_bot(own)
         self.budget_ms = budget_ms
         self.rollouts = rollouts
@@ -417,6 +425,7 @@ class ExpertBot:
         self.race = race
         self.own = own
         self.max_shanten = max_shanten
+        self.worlds = worlds
         self.credit = 0.0  # seconds: the time earlier decisions left unused, at most bank budgets
         self.match: Match | None = None
         self.seat = -1
@@ -528,9 +537,11 @@ class ExpertBot:
         values = [0] * n
         policy: Callable[[Match, int, Sequence[Action]], Action] = (
             _SelfBot(seat, self._own_bot) if self._own_bot is not None else rollout_action)
+        # the beliefs read what the seat sees, the same for every world of the decision
+        weights = hand_weights(m, seat) if self.worlds == "belief" else None
         while True:
             r0 = time.perf_counter()
-            world = m.determinize(seat, rng)
+            world = m.determinize(seat, rng, weights=weights)
             for i in alive:
                 c = world.clone()
                 before = c.scores[seat]
