@@ -116,7 +116,7 @@ def test_bot_options_are_read_under_either_form() -> None:
     from tjmj.bots import bot_options
 
     assert list(bot_options("expert")) == ["budget_ms", "rollouts", "discards", "z", "min_rounds", "bank", "race",
-                                           "own", "max_shanten"]
+                                           "own", "max_shanten", "worlds"]
     bot = make_bot("expert(own=strong(revive=0), max_shanten=0, budget_ms=50)")
     assert isinstance(bot, ExpertBot) and (bot.own, bot.max_shanten, bot.budget_ms) == ("strong(revive=0)", 0, 50.0)
     with pytest.raises(ValueError, match="option max_shanten must be a whole number or null, got 1.5"):
