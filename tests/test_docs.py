@@ -395,7 +395,8 @@ def anchors_of(path: Path) -> set[str]:
         h = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if fence or not h:
             continue
-        text = re.sub(r"[`*_]|<[^>]+>", "", h.group(1)).lower()
+        # an underscore inside a word (`belief_fit.py`) stays, as on GitHub; one that marks emphasis goes
+        text = re.sub(r"[`*]|<[^>]+>|(?<!\w)_+|_+(?!\w)", "", h.group(1)).lower()
         text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
         slug = "".join(c for c in text if c in " -_" or unicodedata.category(c)[0] in "LN").replace(" ", "-")
         n = seen.get(slug, 0)
