@@ -133,10 +133,13 @@ def test_the_bank_moves_time_to_the_searched_decisions() -> None:
         assert statistics.mean(times) <= budget * 1.2, (bank, statistics.mean(times))
         limit = budget * (1 + bank)
         assert max(times) <= limit + 0.060, (bank, max(times))  # (the last round may run past, as without a bank)
-        over = sum(1 for t in times if t > budget * 1.25)
         if bank:
-            assert over > 0, "the bank was never spent"
+            assert any(t > budget * 1.25 for t in times), "the bank was never spent"
         else:
+            # One round may run past the budget (about 10 ms here, a quarter of it, and more on a
+            # loaded machine), so "beyond the budget" is judged at twice it: a spent credit would
+            # take decisions up to three budgets.
+            over = sum(1 for t in times if t > budget * 2)
             assert over <= len(times) // 20, over
 
 
