@@ -1,9 +1,14 @@
-"""Fixtures shared by the browser tests: one Debian Chromium per test module (Playwright's own
-browser downloads are not reachable; ./test installs chromium with apt)."""
+"""Fixtures shared by the tests: one Debian Chromium per test module for the browser tests
+(Playwright's own browser downloads are not reachable; ./test installs chromium with apt), and the
+lock that gives one test at a time the throwaway PostgreSQL database (``./test`` runs the tests in
+parallel processes, pytest-xdist)."""
 
 from __future__ import annotations
 
+import fcntl
+import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,3 +24,13 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+@contextmanager
+def postgres_lock() -> Iterator[None]:
+    """Hold the one PostgreSQL test database (``TJMJ_TEST_POSTGRES_URL``) alone: test_store and
+    test_stats drop its tables, and with ``pytest -n`` they may run at once in two processes."""
+    with open(Path(tempfile.gettempdir()) / "tjmj-test-postgres.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)  # released when the file is closed
+        yield
+

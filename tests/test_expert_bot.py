@@ -110,6 +110,7 @@ def test_deterministic_for_a_seed_with_fixed_rollouts(preset: str) -> None:
     assert a.events == b.events and a.scores == b.scores
 
 
+@pytest.mark.serial
 def test_the_time_budget_on_average() -> None:
     """With ``budget_ms=50`` the mean decision takes at most 60 ms (rounds stop when the next would
     overrun; decisions without a choice take none)."""
@@ -120,6 +121,7 @@ def test_the_time_budget_on_average() -> None:
     assert statistics.mean(times) <= 0.050 * 1.2, statistics.mean(times)
 
 
+@pytest.mark.serial
 def test_the_bank_moves_time_to_the_searched_decisions() -> None:
     """With a bank the searched decisions may spend what quick ones left (the mean stays within the
     budget, no decision beyond the budget and the bank by more than a round); with ``bank=0`` the

@@ -15,6 +15,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -28,6 +29,7 @@ from alembic import command
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
+from tests.conftest import postgres_lock
 from tests.test_store import _reset_postgres, batches
 from tests.test_web import FAST, LOOSE, recv, seat_ws
 from tjmj.bots import make_bot
@@ -92,20 +94,23 @@ def fill(store: Store) -> None:
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A database holding every match of :func:`played` (and a playing one, which never counts)."""
-    if request.param == "sqlite":
-        u = f"sqlite:///{tmp_path_factory.mktemp('stats') / 'tjmj.sqlite3'}"
-    else:
-        assert PG_URL is not None
-        _reset_postgres(PG_URL)
-        u = PG_URL
-    with Store(u) as s:
-        fill(s)
-        p = played()[0]
-        mid = s.create_match("LIVE", p.events[0]["rules"], 1, p.players)
-        s.append_events(mid, batches(p.events)[0])
-        s.release_all()
-    yield u
+    """A database holding every match of :func:`played` (and a playing one, which never counts);
+    PostgreSQL's held for this module's tests alone (``postgres_lock``)."""
+    with ExitStack() as held:
+        if request.param == "sqlite":
+            u = f"sqlite:///{tmp_path_factory.mktemp('stats') / 'tjmj.sqlite3'}"
+        else:
+            assert PG_URL is not None
+            held.enter_context(postgres_lock())
+            _reset_postgres(PG_URL)
+            u = PG_URL
+        with Store(u) as s:
+            fill(s)
+            p = played()[0]
+            mid = s.create_match("LIVE", p.events[0]["rules"], 1, p.players)
+            s.append_events(mid, batches(p.events)[0])
+            s.release_all()
+        yield u
 
 
 @pytest.fixture(scope="module")

@@ -33,6 +33,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
+from tests.conftest import postgres_lock
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
@@ -73,13 +74,15 @@ def _reset_postgres(url: str) -> None:
 
 
 @pytest.fixture(params=BACKENDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database."""
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database (PostgreSQL's held for the test alone: ``postgres_lock``)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tjmj.sqlite3'}"
+        yield f"sqlite:///{tmp_path / 'tjmj.sqlite3'}"
+        return
     assert PG_URL is not None
-    _reset_postgres(PG_URL)
-    return PG_URL
+    with postgres_lock():
+        _reset_postgres(PG_URL)
+        yield PG_URL
 
 
 @pytest.fixture
