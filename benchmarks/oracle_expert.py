@@ -4,8 +4,8 @@ The expert (docs/bots.md, ``expert``) deals the tiles its seat has not seen at r
 it samples.  This script measures the ceiling of that idea: the same bot whose worlds keep the other
 seats' hands as they truly are and deal only the wall again (``Match.determinize(seat, rng,
 keep_hands=True)``), in a duplicate tournament against three ``strong``.  No bot may see those hands,
-so the bot has no such option: the script copies this tree's package to a temporary directory,
-changes there the one line of ``tjmj/bots/expert.py`` where a world is dealt, builds that copy
+so the bot has no such option: the script copies the package to a temporary directory
+(``tjmj.build_compiled.copy_tree``), changes there the one line of ``tjmj/bots/expert.py`` where a world is dealt, builds that copy
 compiled (``python -m tjmj.build_compiled``, about 4 minutes; ``--pure`` skips it: fewer worlds a
 decision) and runs ``tjmj tournament`` on it::
 
@@ -22,22 +22,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tjmj.build_compiled import build, copy_tree
+
 WORLD_LINE = "world = m.determinize(seat, rng, weights=weights)"
 ORACLE_LINE = "world = m.determinize(seat, rng, keep_hands=True)  # the oracle (benchmarks/oracle_expert.py)"
 
 
 def oracle_copy(tmp: Path) -> Path:
-    """A copy of the package under ``tmp/src`` whose expert deals its worlds with the true hands."""
-    src = tmp / "src"
-    shutil.copytree(ROOT / "src" / "tjmj", src / "tjmj",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    """A pure copy of the package under ``tmp/src`` whose expert deals its worlds with the true hands."""
+    src = copy_tree(tmp)
     expert = src / "tjmj" / "bots" / "expert.py"
     text = expert.read_text(encoding="utf-8")
     if text.count(WORLD_LINE) != 1:
@@ -61,16 +59,14 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"oracle_expert: --bot must be the expert (with options), got {args.bot!r}")
     with tempfile.TemporaryDirectory(prefix="tjmj-oracle-") as tmp:
         src = oracle_copy(Path(tmp))
-        env = dict(os.environ, PYTHONPATH=str(src))
         if not args.pure:
-            print("building the oracle copy compiled (python -m tjmj.build_compiled) ...", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "tjmj.build_compiled", "--quiet"], check=True, env=env,
-                           cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            print("building the oracle copy compiled (tjmj.build_compiled) ...", file=sys.stderr)
+            build(src, quiet=True)
         bots = ",".join([args.bot] + [args.against] * 3)
         cmd = [sys.executable, "-c", "from tjmj.batch import console; console()", "tournament", "--bots", bots,
                "--hands", str(args.hands), "--seed", str(args.seed), "--workers", str(args.workers),
                "--rules", args.rules] + (["--json"] if args.json else [])
-        return subprocess.run(cmd, env=env, cwd=tmp).returncode
+        return subprocess.run(cmd, env=dict(os.environ, PYTHONPATH=str(src)), cwd=tmp).returncode
 
 
 if __name__ == "__main__":

@@ -33,4 +33,3 @@ def postgres_lock() -> Iterator[None]:
     with open(Path(tempfile.gettempdir()) / "tjmj-test-postgres.lock", "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)  # released when the file is closed
         yield
-

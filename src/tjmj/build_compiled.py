@@ -75,7 +75,7 @@ def build(root: Path = PACKAGE.parent, *, opt_level: str = "3", quiet: bool = Fa
     return _extensions(root)
 
 
-def _copy_tree(out: Path) -> Path:
+def copy_tree(out: Path) -> Path:
     """A pure copy of the package at ``out/src/tjmj``; returns ``out/src``."""
     src = out / "src"
     if (src / "tjmj").exists():
@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         gone = clean(root)
         print(f"removed {len(gone)} compiled module file(s) under {root}")
         return 0
-    root = _copy_tree(Path(args.out).resolve()) if args.out else PACKAGE.parent
+    root = copy_tree(Path(args.out).resolve()) if args.out else PACKAGE.parent
     t = time.perf_counter()
     built = build(root, opt_level=args.opt_level, quiet=args.quiet)
     print(f"built {len(built)} file(s) under {root} in {time.perf_counter() - t:.0f} s"
