@@ -339,3 +339,62 @@ def test_idle_and_half_sent_connections_are_closed_and_capped() -> None:
             c.close()
         srv.should_exit = True
         thread.join(10)
+
+
+# ---- issue 35, items 3 and 6: counts and seats as a client may write them ------------------------
+
+
+def test_counts_are_ascii_digits_only(store: Store, caplog: Any) -> None:
+    """``pull ²`` passed ``str.isdigit()`` and made ``int()`` raise: an ``internal`` answer and a
+    traceback in the log for every message; ``sit ٣`` was read as ``sit 3``.  Each is now a plain
+    refusal (``illegal``) that changes nothing and logs no traceback."""
+    caplog.set_level(logging.INFO)
+    with TestClient(app_for(store)) as client:
+        room, tokens = four_people(client)
+        r = client.app.state.lobby.get(room)  # type: ignore[attr-defined]
+        m = r.match
+        assert m.phase == "sit" and m.to_act == 0  # East, the dealer, decides whether to sit (R7)
+        with seat_ws(client, room, tokens[m.seating[0]]) as ws:
+            state = recv_until(ws, lambda x: x["type"] == "state")[0]
+            before = (r.version, len(m.events), m.to_act, m.phase)
+            for text in ("sit ²", "sit ٣", "sit １", "pull ²", "sit " + "1" * 30):
+                ws.send_json({"type": "action", "action": text, "version": state["version"]})
+                msg = recv_until(ws, lambda x: x["type"] == "error")[0]
+                assert msg["code"] == "illegal", (text, msg)
+                assert (r.version, len(m.events), m.to_act, m.phase) == before, text
+        assert not [rec for rec in caplog.records if rec.exc_info], "a refusal logged a traceback"
+
+
+def test_errors_of_any_kind_close_a_socket_that_keeps_sending_them(store: Store, caplog: Any) -> None:
+    """195 bad messages in 20 s from one seat, within the rate limit, were each answered (and, for
+    ``pull ²``, logged with a traceback) for as long as the socket stayed.  Errors now spend a budget
+    of their own (``Limits.error_burst``, 50, at once, then ``error_rate``, one each 2 s): beyond it
+    the socket is closed (1008), and the seat's next socket starts with what is left, not a fresh
+    budget."""
+    caplog.set_level(logging.INFO)
+    with TestClient(app_for(store)) as client:
+        room, tokens = four_people(client)
+        r = client.app.state.lobby.get(room)  # type: ignore[attr-defined]
+        before = (r.version, len(r.match.events))
+        bad: list[Any] = ["{not json", {"type": "teleport"}, {"type": "action", "action": "pull ²"},
+                          {"type": "action", "action": "sit 0", "seat": True}, {"type": "hint"}]
+        with seat_ws(client, room, tokens[1]) as ws:  # not the seat to act: its actions are refused too
+            recv_until(ws, lambda x: x["type"] == "state")
+            codes = []
+            with pytest.raises(WebSocketDisconnect) as closed:
+                for i in range(100):
+                    payload = bad[i % len(bad)]
+                    if isinstance(payload, str):
+                        ws.send_text(payload)
+                    else:
+                        ws.send_json(payload)
+                    codes.append(recv_until(ws, lambda x: x["type"] == "error")[0]["code"])
+            assert closed.value.code == 1008
+        assert 50 <= len(codes) <= 53 and codes[-1] == "too_many_errors", codes
+        with seat_ws(client, room, tokens[1]) as again:  # the budget is the seat's
+            recv_until(again, lambda x: x["type"] == "state")
+            again.send_json({"type": "teleport"})
+            assert recv_until(again, lambda x: x["type"] == "error")[0]["code"] == "bad_request"
+            assert recv_until(again, lambda x: x["type"] == "error")[0]["code"] == "too_many_errors"
+        assert (r.version, len(r.match.events)) == before
+        assert not [rec for rec in caplog.records if rec.exc_info], "a refusal logged a traceback"

@@ -82,6 +82,7 @@ ACTION_TYPES = tuple(t.value for t in ActionType)
 # Actions and the match hold the enums' plain str values: they are compared at every decision, and a
 # plain str compares and formats faster than a StrEnum member (equal to it all the same)
 _COUNTED: Final = ("sit", "pull")
+_COUNT_DIGITS: Final = 3  # a count is small (R7): a longer one is refused, not read (int() of 5,000 digits raises)
 
 
 class Action(NamedTuple):
@@ -109,7 +110,8 @@ class Action(NamedTuple):
             raise IllegalAction(f"unknown action {text!r}; actions are {', '.join(ACTION_TYPES)}")
         kind = ActionType(parts[0]).value
         if kind in _COUNTED:
-            if len(parts) != 2 or not parts[1].isdigit():
+            # ASCII digits only: str.isdigit() also takes '²' (which int() refuses) and '٣' (which it reads)
+            if len(parts) != 2 or not (parts[1].isascii() and parts[1].isdigit()) or len(parts[1]) > _COUNT_DIGITS:
                 raise IllegalAction(f"action {text!r} needs a count, e.g. '{kind} 1'")
             return cls(kind, None, int(parts[1]))
         if len(parts) == 1:

@@ -665,7 +665,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             return
         lim = lb.limits
         conn = Connection(websocket, player, address=address, address_bucket=lb.ws_buckets.get(address),
-                          burst=lim.ws_burst, rate=lim.ws_rate)
+                          burst=lim.ws_burst, rate=lim.ws_rate, error_burst=lim.error_burst,
+                          error_rate=lim.error_rate)
         writer = asyncio.get_running_loop().create_task(conn.writer())
         room.attach(conn)
         try:

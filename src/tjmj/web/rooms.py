@@ -115,6 +115,8 @@ MAX_NAME_LEN = 20
 BURST = 20  # messages a seat (or a spectator's socket) may send at once ...
 RATE = 10.0  # ... refilled at this many per second
 MAX_LIMITED = 200  # messages refused in a row before the socket is closed
+ERROR_BURST = 50  # messages a seat (or a spectator's socket) may get an error for at once ...
+ERROR_RATE = 0.5  # ... refilled at this many per second; beyond, the socket is closed (1008)
 OUTBOX = 2000  # queued messages to one slow client before it is dropped
 MAX_ROOMS = 500
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -133,6 +135,8 @@ class Limits:
 
     ws_burst: int = BURST  # messages per seat, and per spectator socket
     ws_rate: float = RATE
+    error_burst: int = ERROR_BURST  # messages answered with an error, per seat and per spectator socket
+    error_rate: float = ERROR_RATE
     address_ws_burst: int = 60  # messages of all the sockets of one address together
     address_ws_rate: float = 30.0
     post_burst: int = 10  # POSTs (create, join, start) per address
@@ -1136,13 +1140,16 @@ class Connection:
 
     def __init__(self, ws: Any, player: int | None, *, bucket: Bucket | None = None,
                  address: str = "", address_bucket: Bucket | None = None, burst: int = BURST,
-                 rate: float = RATE) -> None:
+                 rate: float = RATE, error_burst: int = ERROR_BURST, error_rate: float = ERROR_RATE) -> None:
         self.ws = ws
         self.player = player  # None: a spectator
         self.address = address
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(maxsize=OUTBOX)
         self.bucket = bucket if bucket is not None else Bucket(burst, rate)
         self.address_bucket = address_bucket
+        # the messages it may get an error for: a seat's is the seat's (a new socket starts no fresh budget)
+        self.errors = Bucket(error_burst, error_rate)
+        self.errors_sent = 0  # error messages queued to it (Room.handle tells which answer its messages)
         self.closed = False
         self.overflow = False
         self.close_code = 1000
@@ -1150,6 +1157,8 @@ class Connection:
     def send(self, msg: dict[str, Any]) -> None:
         if self.closed:
             return
+        if msg.get("type") == "error":
+            self.errors_sent += 1
         try:
             self.queue.put_nowait(msg)
         except asyncio.QueueFull:
@@ -1204,6 +1213,7 @@ class Player:
     player_id: str | None = None  # the id the person's browser made (statistics); None: anonymous
     conn: Connection | None = None  # the one live socket of this seat
     bucket: Bucket = field(default_factory=lambda: Bucket(BURST, RATE))
+    errors: Bucket = field(default_factory=lambda: Bucket(ERROR_BURST, ERROR_RATE))
     away_since: float | None = None  # time.time() when the person's socket went away (None: here)
     timeouts: int = 0
 
@@ -1279,7 +1289,7 @@ class Room:
     def new_player(self, name: str, bot: str | None = None, token: str | None = None) -> Player:
         lim = self.lobby.limits
         return Player(name=name, bot=bot, token_hash=token_hash(token) if token else None,
-                      bucket=Bucket(lim.ws_burst, lim.ws_rate))
+                      bucket=Bucket(lim.ws_burst, lim.ws_rate), errors=Bucket(lim.error_burst, lim.error_rate))
 
     # ---- who is where --------------------------------------------------------------------
 
@@ -1458,6 +1468,7 @@ class Room:
                 old.close(CLOSE_REPLACED)
             p.conn = conn
             conn.bucket = p.bucket
+            conn.errors = p.errors
             p.away_since = None
             p.timeouts = 0
             if not self.seen:
@@ -1496,25 +1507,40 @@ class Room:
                 conn.close(1008)
             return
         self.touched = time.time()
+        problem = None
+        msg: Any = None
         if raw is None:
-            conn.send(error("messages are JSON text, not binary"))
+            problem = "messages are JSON text, not binary"
+        elif len(raw) > MAX_MESSAGE_CHARS:
+            problem = f"message too long ({len(raw)} characters; at most {MAX_MESSAGE_CHARS})"
+        else:
+            try:
+                msg = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                problem = "malformed JSON"
+            else:
+                if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                    problem = "a message is a JSON object with a string field 'type'"
+        if problem is not None:
+            conn.send(error(problem))
+            self._refused(conn)
             return
-        if len(raw) > MAX_MESSAGE_CHARS:
-            conn.send(error(f"message too long ({len(raw)} characters; at most {MAX_MESSAGE_CHARS})"))
-            return
-        try:
-            msg = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            conn.send(error("malformed JSON"))
-            return
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            conn.send(error("a message is a JSON object with a string field 'type'"))
-            return
+        before = conn.errors_sent
         try:
             self._dispatch(conn, msg)
         except Exception:  # a bug must cost one message, not the connection or the room
             log.exception("room %s: message %r failed", self.id, str(msg["type"])[:20])
             conn.send(error("internal error: the message was not handled", "internal"))
+        if conn.errors_sent > before:
+            self._refused(conn)
+
+    def _refused(self, conn: Connection) -> None:
+        """A message answered with an error (of any kind) spends the error budget of its seat (or
+        spectator socket): a client that keeps sending bad messages, even within the rate limit, is
+        closed instead of being answered (and perhaps logged) forever."""
+        if not conn.errors.allow():
+            conn.send(error("too many refused messages; this connection is closed", "too_many_errors"))
+            conn.close(1008)
 
     def _dispatch(self, conn: Connection, msg: dict[str, Any]) -> None:
         t = msg["type"]
