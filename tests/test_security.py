@@ -365,6 +365,25 @@ def test_counts_are_ascii_digits_only(store: Store, caplog: Any) -> None:
         assert not [rec for rec in caplog.records if rec.exc_info], "a refusal logged a traceback"
 
 
+def test_a_seat_is_an_integer_not_a_boolean(store: Store) -> None:
+    """``"seat": false`` was taken as seat 0 (``False == 0``), ``0.0`` too: now refused."""
+    with TestClient(app_for(store)) as client:
+        room, tokens = four_people(client)
+        r = client.app.state.lobby.get(room)  # type: ignore[attr-defined]
+        m = r.match
+        assert m.phase == "sit" and m.to_act == 0
+        with seat_ws(client, room, tokens[m.seating[0]]) as ws:
+            state = recv_until(ws, lambda x: x["type"] == "state")[0]
+            before = (r.version, len(m.events), m.to_act, m.phase)
+            for seat in (False, True, 0.0, "0", None, [0]):
+                ws.send_json({"type": "action", "action": "sit 0", "seat": seat, "version": state["version"]})
+                msg = recv_until(ws, lambda x: x["type"] == "error")[0]
+                assert msg["code"] == "bad_request" and "'seat'" in msg["message"], (seat, msg)
+                assert (r.version, len(m.events), m.to_act, m.phase) == before, seat
+            ws.send_json({"type": "action", "action": "sit 0", "seat": 0, "version": state["version"]})
+            recv_until(ws, lambda x: x["type"] == "state" and x["version"] > before[0])
+
+
 def test_errors_of_any_kind_close_a_socket_that_keeps_sending_them(store: Store, caplog: Any) -> None:
     """195 bad messages in 20 s from one seat, within the rate limit, were each answered (and, for
     ``pull ²``, logged with a traceback) for as long as the socket stayed.  Errors now spend a budget

@@ -1591,9 +1591,14 @@ class Room:
             conn.send(error("the hand is being saved; wait for the settlement", "saving"))
             return
         seat = self.seat_of(conn.player)
-        if "seat" in msg and msg["seat"] != seat:
-            conn.send(error(f"you play seat {seat} only", "forbidden"))
-            return
+        if "seat" in msg:
+            said = msg["seat"]
+            if not isinstance(said, int) or isinstance(said, bool):  # true == 1 in Python: not a seat
+                conn.send(error("'seat' must be an integer (0-3), or left out"))
+                return
+            if said != seat:
+                conn.send(error(f"you play seat {seat} only", "forbidden"))
+                return
         if m.to_act != seat:
             who = f"seat {m.to_act} decides" if m.window is None else "a discard is being claimed"  # not who
             conn.send(error(f"it is not your turn: {who} ({m.phase})", "not_your_turn"))
