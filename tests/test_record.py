@@ -31,6 +31,7 @@ from tjmj.record import (
     check_end_kyoku,
     check_hora,
     read_records,
+    rebuild,
     replay,
     show,
     write_record,
@@ -704,3 +705,76 @@ def test_check_end_kyoku_rejects_a_zero_payment_of_any_kind(reason: str) -> None
     assert f"({reason}) is 0" in problem and "R8" in problem
     odd = {**end, "payments": [{**end["payments"][0], "reason": "tip"}]}
     assert "reasons are win, kong, chan, penalty" in (check_end_kyoku(odd) or "")
+
+
+# ---- a hand dealt again after a restart (issue 35, item 1) ---------------------------------------
+
+
+def _played_to(preset: str, seed: int, hands: int, upto: int) -> Match:
+    """A match of ``hands`` hands played at random until ``upto`` hands have ended."""
+    m = Match(Rules.preset(preset, match_hands=hands), seed=seed)
+    rng = random.Random(seed)
+    while m.hand_number < upto and not m.is_over:
+        m.apply(m.to_act, rng.choice(m.legal_actions(m.to_act)))
+    return m
+
+
+def _deals(m: Match) -> list[tuple[Any, Any]]:
+    """Each hand's dealt tiles and dice, by hand."""
+    return [(e["tehais"], e["dice"]) for e in m.events if e["type"] == "start_kyoku"]
+
+
+def _dealt(m: Match) -> Match:
+    """The hand in play dealt: Tianjin's choices before it (R7) made (they draw nothing from the rng)."""
+    while m.phase in ("sit", "pull"):
+        m.apply(m.to_act, m.legal_actions(m.to_act)[0])
+    return m
+
+
+def _finish(m: Match, seed: int) -> Match:
+    rng = random.Random(seed + 1)
+    while not m.is_over:
+        m.apply(m.to_act, rng.choice(m.legal_actions(m.to_act)))
+    return m
+
+
+@pytest.mark.parametrize("preset", ["classic", "beijing", "mcr"])
+def test_a_resumed_hand_is_dealt_from_a_fresh_wall_and_replays(preset: str) -> None:
+    """The server rebuilds a match from its stored hands (up to an ``end_kyoku``) and deals the hand in
+    play again with ``rebuild(..., resume=k)``: a wall none of the old hands had, this hand or
+    later, different for another k; ``start_kyoku.resume`` records k, so the whole match replays.
+    (A Beijing or MCR record cut at its ``end_kyoku`` did not rebuild at all: the engine deals the
+    next hand in the same step.)"""
+    original = _finish(_played_to(preset, 5, 4, 4), 5)
+    stored = original.events[: next(i for i, e in enumerate(original.events) if e["type"] == "end_kyoku") + 1]
+    plain = _dealt(rebuild(stored))  # no resume: the hand after is dealt as it was
+    assert _deals(plain)[1] == _deals(original)[1]
+    once, twice = _dealt(rebuild(stored, resume=2)), _dealt(rebuild(stored, resume=3))
+    assert _deals(once)[0] == _deals(original)[0]
+    first = [e for e in once.events if e["type"] == "start_kyoku"][1]
+    assert first["hand"] == 1 and first["resume"] == 2
+    assert _deals(once)[1] != _deals(original)[1] and _deals(twice)[1] not in (_deals(original)[1], _deals(once)[1])
+    _finish(once, 7)
+    assert not set(map(repr, _deals(once)[1:])) & set(map(repr, _deals(original)[1:]))  # no old wall comes back
+    assert replay(once.events).ok, replay(once.events).summary()
+    assert rebuild(once.events).events == once.events
+    stored_again = once.events[: [i for i, e in enumerate(once.events) if e["type"] == "end_kyoku"][1] + 1]
+    again = _finish(rebuild(stored_again, resume=5), 9)  # a second resume, in a later hand
+    assert [e.get("resume") for e in again.events if e["type"] == "start_kyoku"] == [None, 2, 5, None]
+    assert replay(again.events).ok
+    assert any("dealt again after a restart (resume 5)" in line for line in show(again.events))
+
+
+def test_a_resumed_first_hand_and_a_malformed_resume() -> None:
+    m = _finish(Match(Rules.preset("beijing", match_hands=2), seed=4, resumes={0: 2}), 4)
+    start = next(e for e in m.events if e["type"] == "start_kyoku")
+    assert start["resume"] == 2 and _deals(m)[0] != _deals(Match(Rules.preset("beijing", match_hands=2), seed=4))[0]
+    assert replay(m.events).ok
+    for bad in (True, 0, "2", None):
+        events = [dict(e, resume=bad) if e is start else e for e in m.events]
+        res = replay(events)
+        assert not res.ok and res.divergence is not None and res.divergence.kind == "start", bad
+        with pytest.raises(record_mod.ReplayError, match="resume counter"):
+            rebuild(events)
+    without = [{k: v for k, v in e.items() if k != "resume"} if e is start else e for e in m.events]
+    assert not replay(without).ok  # the resume is what deals that wall: leaving it out diverges

@@ -445,3 +445,99 @@ def test_next_outside_the_pause_is_answered() -> None:
             err, _ = recv_until(ws, lambda x: x["type"] == "error")
             assert err["code"] == "not_paused" and re.search("no pause", err["message"])
     store.close()
+
+
+# ---- issue 35, item 1: a hand cut short by a crash is dealt again, from a wall nobody saw -------
+
+
+def _hand_seen(port: int, room: str, token: str, draws: int = 4) -> tuple[int, list[str], list[str]]:
+    """Play the seat (deciding whatever it is asked) until it has seen its dealt tiles and ``draws``
+    of its draws in the hand in play: (the hand's number, its dealt tiles, those draws)."""
+    from websockets.sync.client import connect
+
+    me: int | None = None
+    hand, dealt, drawn = -1, [], []
+    with connect(f"ws://127.0.0.1:{port}/ws/{room}") as ws:
+        ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
+        acted = -1
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            msg = orjson.loads(ws.recv(timeout=30))
+            if msg["type"] == "room":
+                me = msg["seat"]
+            elif msg["type"] == "events":
+                for e in msg["events"]:
+                    if e["type"] == "start_kyoku":
+                        hand, dealt, drawn = e["hand"], e["tehais"][me], []
+                    elif e["type"] == "tsumo" and e["actor"] == me:
+                        drawn.append(e["pai"])
+                    elif e["type"] == "end_kyoku" and msg.get("replay"):  # the hand before (shown on reconnecting)
+                        hand, dealt, drawn = -1, [], []
+                    elif e["type"] == "end_kyoku":
+                        raise AssertionError("the hand ended before the seat drew enough: no interruption to test")
+                if dealt and len(drawn) >= draws:
+                    return hand, dealt, drawn[:draws]
+            elif msg["type"] == "state" and msg["legal"] and msg["version"] > acted:
+                acted = msg["version"]
+                # never win: the hand must still be in play when the server is killed
+                legal = [a for a in msg["legal"] if a != "win"]
+                ws.send(orjson.dumps({"type": "action", "action": choose(legal), "version": acted}).decode())
+    raise AssertionError("the seat did not draw enough")
+
+
+def test_a_hand_cut_short_by_a_crash_is_dealt_again_from_a_fresh_wall(tmp_path: Path) -> None:
+    """Issue 35, item 1: after kill -9 and a restart the interrupted hand was dealt again with the same
+    13 tiles and the same draws, so whoever played part of it knew what was coming.  Now the hand in
+    play is void and dealt from a fresh wall (the store's fence, raised by every restart, is the
+    resume counter; ``start_kyoku.resume`` records it, so the record still replays exactly), a
+    second restart of the same hand deals yet another one, and the record replays."""
+    db, port = tmp_path / "redeal.sqlite3", _free_port()
+    seen: list[tuple[int, list[str], list[str]]] = []
+    with serving(db, port) as proc:
+        d = _post(port, "/api/quick", {"name": "Ann", "match_hands": 2, "bots": "random"})
+        seen.append(_hand_seen(port, d["room"], d["token"]))  # hand 0 (nothing stored yet)
+        proc.kill()
+        proc.wait(15)
+    for _ in range(2):  # restarted twice in the same hand: a new wall each time
+        with serving(db, port) as proc:
+            assert _get(port, f"/api/rooms/{d['room']}")["status"] == "playing"
+            seen.append(_hand_seen(port, d["room"], d["token"]))
+            proc.kill()
+            proc.wait(15)
+    assert [s[0] for s in seen] == [0, 0, 0]
+    for i in range(len(seen)):
+        for j in range(i):
+            assert (seen[i][1], seen[i][2]) != (seen[j][1], seen[j][2]), (i, j, seen)
+    with serving(db, port) as proc:
+        _play_socket(port, d["room"], d["token"], is_settlement)  # hand 0, stored this time
+        hand_1 = _hand_seen(port, d["room"], d["token"])
+        proc.kill()  # in hand 1: the match is rebuilt from the stored hand 0, then hand 1 dealt anew
+        proc.wait(15)
+    with serving(db, port):
+        again = _hand_seen(port, d["room"], d["token"])
+        assert again[0] == hand_1[0] == 1 and (again[1], again[2]) != (hand_1[1], hand_1[2])
+        _play_socket(port, d["room"], d["token"], lambda x: x["type"] == "settlement" and x["over"])
+        record = urllib_get(port, f"/api/matches/{d['match_id']}/record")
+    events = [orjson.loads(line) for line in record.splitlines()]
+    starts = [e for e in events if e["type"] == "start_kyoku"]
+    # the fence is 1 when the match is made and +1 at each taking: hand 0 as the third restart dealt
+    # it (4), hand 1 as the fourth (5)
+    assert [(e["hand"], e.get("resume")) for e in starts] == [(0, 4), (1, 5)]
+    assert replay(events).ok and sum(1 for e in events if e["type"] == "end_kyoku") == 2
+    assert starts[0]["scores"] == [0, 0, 0, 0]  # the interrupted deals changed nobody's score
+
+
+def urllib_get(port: int, path: str) -> bytes:
+    """The body of a GET; a 409 (the match is being finished just after its last settlement) is asked again."""
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                return r.read()  # type: ignore[no-any-return]
+        except urllib.error.HTTPError as e:
+            if e.code != 409 or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)

@@ -52,7 +52,7 @@ class FakeStore:
         mid = len(self.matches) + 1
         self.matches[mid] = {"id": mid, "room": room, "status": "playing", "rules": rules, "seed": seed,
                              "players": players, "scores": None, "hands": 0, "created_at": None,
-                             "finished_at": None, "settings": settings, "seen": seen}
+                             "finished_at": None, "settings": settings, "seen": seen, "fence": 1}
         self.stored[mid] = []
         if replaces_room:
             self.rooms.pop(replaces_room, None)
@@ -72,7 +72,10 @@ class FakeStore:
         del self.matches[match_id]
 
     def claim_matches(self) -> list[dict[str, Any]]:
-        return [m for m in self.matches.values() if m["status"] == "playing" and m["seen"]]
+        claimed = [m for m in self.matches.values() if m["status"] == "playing" and m["seen"]]
+        for m in claimed:
+            m["fence"] += 1  # raised on every taking, as the real store's
+        return claimed
 
     def claim_rooms(self) -> list[dict[str, Any]]:
         return [{"code": c, "data": d} for c, d in self.rooms.items()]
@@ -512,6 +515,33 @@ def test_restart_resumes_an_unfinished_match(store: Any) -> None:
         assert replay(events).ok and sum(1 for e in events if e["type"] == "end_kyoku") == 3
 
 
+@pytest.mark.parametrize("family", ["beijing", "mcr"])
+def test_restart_resumes_a_match_of_a_family_that_deals_at_once(store: Any, family: str) -> None:
+    """Beijing and MCR deal the next hand in the step that ends a hand, after the stored
+    ``end_kyoku``: such a match was abandoned at a restart (its rebuild refused the stored record).
+    Issue 35, item 1: it resumes, with the hand in play dealt again from a fresh wall."""
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
+    with TestClient(app) as client:
+        d = quick(client, family=family, match_hands=2)
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            play(ws, is_settlement)
+        m = app.state.lobby.get(d["room"]).match
+        dealt = [e for e in m.events if e["type"] == "start_kyoku"][-1]
+        assert m.hand_number == 1 and "resume" not in dealt
+    app2 = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
+    with TestClient(app2) as client:
+        info = client.get(f"/api/rooms/{d['room']}").json()
+        assert info["status"] == "playing" and info["hand_number"] == 1
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            so_far = recv_until(ws, lambda x: x["type"] == "events")[0]
+            again = so_far["events"][0]
+            assert again["type"] == "start_kyoku" and again["hand"] == 1 and again["resume"] >= 1
+            assert again["tehais"][d["seat"]] != dealt["tehais"][d["seat"]]
+            play(ws, lambda x: x["type"] == "settlement" and x["over"])
+        (events,) = list(read_records(io.BytesIO(client.get(f"/api/matches/{d['match_id']}/record").content)))
+        assert replay(events).ok and sum(1 for e in events if e["type"] == "end_kyoku") == 2
+
+
 def test_a_failed_store_keeps_the_hand_and_retries_until_the_database_is_back(monkeypatch: Any) -> None:
     """Issue 9, item 8: the room does not stay in error; the hand is not dealt again either."""
     class Flaky(FakeStore):
@@ -580,6 +610,8 @@ def test_tiles_endpoint_serves_cached_svg(store: Any) -> None:
 
 
 def test_restart_during_the_first_hand_deals_it_again(store: Any) -> None:
+    """Nothing is stored before the first hand ends: a restart deals it again, from a fresh wall
+    (issue 35, item 1: the same deal told whoever had played part of it their coming draws)."""
     app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
     with TestClient(app) as client:
         d = quick(client, name="Bo", match_hands=1)
@@ -589,10 +621,11 @@ def test_restart_during_the_first_hand_deals_it_again(store: Any) -> None:
     assert store.events(d["match_id"]) == []  # nothing stored before the first hand ends
     with TestClient(create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)) as client:
         with seat_ws(client, d['room'], d['token']) as ws:  # the same token, the same seat
-            assert recv(ws)["seat"] == d["seat"]
+            first = recv(ws)
+            assert first.get("seat") == d["seat"], first
             settle, seen = play(ws, is_settlement)
         again = next(e for x in seen if x["type"] == "events" for e in x["events"] if e["type"] == "start_kyoku")
-        assert again["tehais"][d["seat"]] == dealt["tehais"][d["seat"]]  # the same deal, from the seed
+        assert again["tehais"][d["seat"]] != dealt["tehais"][d["seat"]] and again["resume"] >= 1
         assert settle["over"] and replay(store.events(d["match_id"])).ok
 
 

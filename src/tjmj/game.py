@@ -30,8 +30,9 @@ gives the same outcome as asking everyone.  Robbing a kong is a window too.
 
 from __future__ import annotations
 
+import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Final, NamedTuple
@@ -42,7 +43,7 @@ from .rules import CLASSIC, Rules
 from .tiles import TILE_TEXT, TILES, Tile, TileError
 from .wall import SEATS, Dice, Wall
 
-__all__ = ["Action", "ActionType", "IllegalAction", "Match", "Payment", "Phase", "ClaimWindow", "visible_event"]
+__all__ = ["Action", "ActionType", "IllegalAction", "Match", "Payment", "Phase", "ClaimWindow", "resume_seed", "visible_event"]
 
 
 class IllegalAction(ValueError):
@@ -304,6 +305,16 @@ def _deal_weighted(pool: list[Tile], need: dict[int, int], weights: Sequence[Seq
     return dealt, rest
 
 
+def resume_seed(seed: int, hand: int, resume: int) -> int:
+    """The seed of the walls from hand ``hand`` on, when that hand is dealt again after the match was
+    taken up again by a server (``resume``: the store's count of such takings, docs/records.md).
+
+    A hash of the match's seed: as secret as the seed while the match is played, and a wall nobody
+    has seen, whatever part of the interrupted deal a player saw before the restart."""
+    digest = hashlib.sha256(f"tjmj resume {seed} {hand} {resume}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def visible_event(ev: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """An event as ``seat`` may see it (None: a spectator): another seat's draw and dealt tiles are
     hidden, the wall never shown.  The web table, outside bots and every client use this."""
@@ -324,7 +335,10 @@ class Match:
 
     ``Match(rules)`` is the subclass of ``rules.family`` (:mod:`tjmj.families`).  ``walls``:
     optional scripted walls for tests, one per hand in order: ``(tiles, dice)`` with ``tiles`` 136
-    kinds in ring order (see :class:`tjmj.wall.Wall`) and a :class:`Dice`.
+    kinds in ring order (see :class:`tjmj.wall.Wall`) and a :class:`Dice`.  ``resumes``: hand
+    number -> resume counter, for hands dealt again after a restart: before such a hand is dealt the
+    match's rng is seeded afresh (:func:`resume_seed`), for it and every later hand, and its
+    ``start_kyoku`` records ``resume`` (a record's replay reads them back from there).
     """
 
     family: ClassVar[str] = ""
@@ -341,11 +355,13 @@ class Match:
         return super().__new__(cls)
 
     def __init__(self, rules: Rules | None = None, seed: int = 0, *, names: list[str] | None = None,
-                 walls: list[tuple[list[int], Dice]] | None = None) -> None:
+                 walls: list[tuple[list[int], Dice]] | None = None,
+                 resumes: Mapping[int, int] | None = None) -> None:
         self.rules = rules or CLASSIC
         self.seed = seed
         self.rng = random.Random(seed)
         self.walls = list(walls) if walls else []
+        self.resumes: dict[int, int] = dict(resumes) if resumes else {}  # never changed after this
         self.events: list[dict[str, Any]] = []
         self.scores = [0] * SEATS
         self.names = names or [f"player{i}" for i in range(SEATS)]
@@ -562,7 +578,18 @@ class Match:
 
     # ---- the deal (R3, B1) ---------------------------------------------------------------
 
+    def _resume_deal(self) -> dict[str, Any]:
+        """Before a deal: a hand dealt again after a restart seeds the match's rng afresh (the wall of
+        the interrupted deal never comes back, in this hand or a later one); the ``start_kyoku``
+        field that records it, or nothing."""
+        resume = self.resumes.get(self.hand_number)
+        if resume is None:
+            return {}
+        self.rng = random.Random(resume_seed(self.seed, self.hand_number, resume))
+        return {"resume": resume}
+
     def _deal(self) -> None:
+        resumed = self._resume_deal()
         scripted = self.walls[self.hand_number] if self.hand_number < len(self.walls) else None
         self.wall = w = self._build_wall(scripted)
         self.seats = [self.seat_type() for _ in range(SEATS)]
@@ -582,6 +609,7 @@ class Match:
             tehais=[[TILE_TEXT[t] for t in w.hands[s]] for s in range(SEATS)],
             # a scripted wall (tests) is not derived from the seed, so the record carries it
             **({"wall": [TILE_TEXT[k] for k in scripted[0]]} if scripted else {}),
+            **resumed,
         )
         self.phase, self.actor = "turn", self.dealer
         self.seats[self.dealer].drew = 0
@@ -816,6 +844,7 @@ class Match:
         rng.setstate(self.rng.getstate())
         c.rng = rng
         c.walls = self.walls
+        c.resumes = self.resumes
         c.events = list(self.events) if events else []
         c.scores = list(self.scores)
         c.names = list(self.names)
@@ -909,6 +938,7 @@ class Match:
         c = self.clone()
         c.rng = random.Random(rng.getrandbits(64))
         c.walls = []
+        c.resumes = {}  # else a later hand of the copy would be dealt from the true seed
         if not self._has_hand() or self.is_over or self.phase not in _AT_TABLE:
             return c  # between hands nothing is hidden yet: the next wall comes from the new rng
         if self.window is not None and seat != self.actor:

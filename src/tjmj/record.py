@@ -822,17 +822,26 @@ class ReplayError(ValueError):
 
 
 def rebuild(events: Sequence[dict[str, Any]],
-            on_step: Callable[[Match, Action | None, list[dict[str, Any]]], None] | None = None) -> Match:
+            on_step: Callable[[Match, Action | None, list[dict[str, Any]]], None] | None = None, *,
+            resume: int | None = None) -> Match:
     """The match the recorded ``events`` describe, driven by the actions they imply (:func:`action_for`);
     every event the engine emits must equal the recorded one, else :class:`ReplayError`.  A record
-    may stop anywhere (the server stores whole hands; a hand in play is dealt again).
-    ``on_step(match, action, new_events)`` after each step (first with ``action`` None)."""
+    may stop anywhere, also inside what one action caused (the server stores whole hands, up to
+    their ``end_kyoku``: the deal that follows is the engine's).
+    ``on_step(match, action, new_events)`` after each step (first with ``action`` None).
+
+    ``resume``: the server takes the match up again after a restart: the hand in play (the one after
+    the last stored ``end_kyoku``) is dealt again from a fresh wall, recorded with this counter
+    (:meth:`Match._resume_deal`), never the wall its interrupted deal had."""
     if not events or events[0].get("type") != "start_game":
         raise ReplayError("the events do not open with start_game")
     start = events[0]
     try:
+        resumes = _resumes(events)
+        if resume is not None:
+            resumes[sum(1 for ev in events if ev.get("type") == "end_kyoku")] = _resume_counter(resume)
         m = Match(Rules.from_dict(start["rules"]), seed=start["seed"], names=_names_by_player(start),
-                  walls=_scripted_walls(events))
+                  walls=_scripted_walls(events), resumes=resumes)
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise ReplayError(f"cannot start the match: {e}") from None
     i = len(m.events)
@@ -848,14 +857,31 @@ def rebuild(events: Sequence[dict[str, Any]],
             new = m.apply(m.to_act, action)
         except (IllegalAction, KeyError, TypeError, ValueError, IndexError) as e:
             raise ReplayError(f"event {i}: {e}") from None
-        if list(events[i : i + len(new)]) != new:
+        stored = list(events[i : i + len(new)])
+        if stored != new[: len(stored)]:  # a shorter slice: the record stops inside this step
             raise ReplayError(f"event {i}: the engine's events differ from the stored ones")
-        i += len(new)
+        i += len(stored)
         if on_step:
             on_step(m, action, new)
     if i != len(events):
         raise ReplayError(f"{len(events) - i} stored events after the end of the match")
     return m
+
+
+def _resume_counter(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"a resume counter is a positive integer, not {_json_text(value)}")
+    return value
+
+
+def _resumes(events: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """The hands a record says were dealt again after a restart (``start_kyoku.resume``): hand
+    number -> resume counter.  A ValueError for a malformed one."""
+    out: dict[int, int] = {}
+    for ev in events:
+        if ev.get("type") == "start_kyoku" and "resume" in ev:
+            out[ev["hand"]] = _resume_counter(ev["resume"])
+    return out
 
 
 def _scripted_walls(events: Sequence[dict[str, Any]]) -> list[tuple[list[int], Dice]] | None:
@@ -885,7 +911,9 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
     divergence.
 
     ``walls``: the scripted walls of a match made with ``Match(..., walls=...)`` (tests); the
-    record does not hold them, so such a match replays only when they are given again.
+    record does not hold them, so such a match replays only when they are given again.  A hand the
+    web server dealt again after a restart is dealt from the fresh seed its ``start_kyoku.resume``
+    names (:meth:`Match._resume_deal`).
     """
     rec = list(events)
     res = ReplayResult(events=len(rec), hands=sum(1 for ev in rec if ev.get("type") == "start_kyoku"))
@@ -901,7 +929,7 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
         rules = Rules.from_dict(start["rules"])
         if walls is None:
             walls = _scripted_walls(events)
-        m = Match(rules, seed=start["seed"], names=_names_by_player(start), walls=walls)
+        m = Match(rules, seed=start["seed"], names=_names_by_player(start), walls=walls, resumes=_resumes(events))
     except (RulesError, KeyError, TypeError, ValueError, IndexError) as e:
         return diverge(0, "start", None, f"cannot start a match from this start_game: {e}")
     if rules.family not in FAMILY_EVENT_FIELDS:
@@ -1051,6 +1079,8 @@ def show(events: Sequence[dict[str, Any]]) -> list[str]:
                          f"pulls (拉庄): {', '.join(pulls) or 'none'}")
             if ev.get("upstairs"):
                 head += "; 上楼 (upstairs): every payment doubled after a drawn hand (B6)"
+            if "resume" in ev:
+                head += f"; dealt again after a restart (resume {ev['resume']}), from a fresh wall"
             out.append("")
             out.append(head)
             first, second = dice.get("first", []), dice.get("second", [])

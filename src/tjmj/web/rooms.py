@@ -22,7 +22,9 @@ write is fenced by it): a process that lost the lease stops the room instead of 
 
 Resume: :meth:`Lobby.resume_all` claims every unfinished match that someone had connected to and
 whose lease is free, and rebuilds it by replaying the actions its events imply (as
-:func:`tjmj.record.replay` does), up to the last stored hand; the next hand starts from its deal.
+:func:`tjmj.record.replay` does), up to the last stored hand; the hand in play is void (never
+stored, nobody's score changed by it) and is dealt again from a fresh wall (``start_kyoku.resume``,
+docs/records.md), never the interrupted one.
 Waiting rooms that someone had connected to are stored too and come back the same way.
 
 Security (docs/security.md): tokens only in the first WebSocket message, one live socket per seat,
@@ -2345,8 +2347,14 @@ class Lobby:
         return resumed
 
     async def _resume(self, rec: dict[str, Any]) -> Room:
+        # the hand in play is dealt again from a fresh wall: its interrupted deal (the tiles and draws
+        # someone saw before the restart) must not come back.  The store's fence, raised on every
+        # taking of the match, counts the restarts: a second restart of the same hand deals anew too
+        resume = rec.get("fence")
+        if not isinstance(resume, int) or isinstance(resume, bool) or resume < 1:
+            raise ResumeError(f"the store gave no fence for the match ({resume!r})")
         events = await self.db_call(self.store.events, rec["id"])
-        m = rebuild(events) if events else self._first_hand(rec)
+        m = rebuild(events, resume=resume) if events else self._first_hand(rec, resume)
         if m.is_over:
             await self.db_call(self.store.finish_match, rec["id"], list(m.scores))
             raise ResumeError("the match is over (finished now)")
@@ -2425,15 +2433,16 @@ class Lobby:
         return room
 
     @staticmethod
-    def _first_hand(rec: dict[str, Any]) -> Match:
-        """A match stored before its first hand ended (no events yet): from its rules, seed and players."""
+    def _first_hand(rec: dict[str, Any], resume: int) -> Match:
+        """A match stored before its first hand ended (no events yet): from its rules, seed and
+        players, its first hand dealt from a fresh wall (``resume``, as :func:`rebuild`)."""
         rules = Rules.from_dict(rec["rules"])
         seating = Match(rules, seed=rec["seed"]).seating  # the seating follows from the seed (R3)
         by_seat = {p["seat"]: p["name"] for p in rec.get("players") or [] if isinstance(p, dict)}
         names = [f"player{i}" for i in range(SEATS)]
         for s, p in enumerate(seating):
             names[p] = str(by_seat.get(s, names[p]))
-        return Match(rules, seed=rec["seed"], names=names)
+        return Match(rules, seed=rec["seed"], names=names, resumes={0: resume})
 
     def start_drivers(self) -> None:
         for room in self.rooms.values():

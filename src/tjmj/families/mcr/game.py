@@ -96,6 +96,7 @@ class McrMatch(Match):
         """The deal (the base's, with the flowers): tiles from the head, then the flowers dealt are
         laid aside and replaced from the tail, dealer first in play order, pass after pass until
         nobody holds one (M1)."""
+        resumed = self._resume_deal()
         scripted = self.walls[self.hand_number] if self.hand_number < len(self.walls) else None
         self.wall = w = self._build_wall(scripted)
         self.seats = [McrSeat() for _ in range(SEATS)]
@@ -120,6 +121,7 @@ class McrMatch(Match):
             tehais=[[str(t) for t in w.hands[s]] for s in range(SEATS)],
             **({"wall": [TILE_TEXT[k] if k < NUM_KINDS else FLOWER_TEXT[k - NUM_KINDS] for k in scripted[0]]}
                if scripted else {}),
+            **resumed,
         )
         while any(held):
             for j in range(SEATS):
