@@ -652,6 +652,22 @@ def test_a_match_in_play_hides_its_seed_and_its_record(store: Any) -> None:
         assert client.get(f"/api/matches/{mid}/record").status_code == 200
 
 
+def test_a_seat_that_connects_before_the_first_deal_is_not_sent_the_seed(store: Any) -> None:
+    """Tianjin's first hand opens with the dealer's choice (坐庄, R7): until the deal, the match's only
+    event is start_game, and a (re)connecting client was sent it as "the hand so far": the seed,
+    which deals every hand and the whole wall."""
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
+    with TestClient(app) as client:
+        room, tokens = four_humans(client)
+        m = app.state.lobby.get(room).match
+        assert m.phase == "sit" and [e["type"] for e in m.events] == ["start_game"]
+        for token in (*tokens, None):
+            with seat_ws(client, room, token) as ws:
+                _, seen = recv_until(ws, lambda x: x["type"] == "state")
+                assert str(m.seed) not in orjson.dumps(seen).decode()
+                assert not [e for x in seen for e in x.get("events", []) if e["type"] == "start_game"]
+
+
 def test_expert_bots_search_off_the_event_loop_on_their_own_copies(store: Any) -> None:
     """Issue 15, part 3: a room of ``expert`` bots plays a hand to its settlement; each bot seat has
     its own bot, bound to a copy of the match (never the room's own; the search runs on it in a

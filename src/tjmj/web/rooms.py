@@ -1449,8 +1449,9 @@ class Room:
             seat = self.seat_of(conn.player)
             upto = self.shown  # while a hand is being stored its end is not shown yet
             start = max((i for i, e in enumerate(m.events[:upto]) if e["type"] == "start_kyoku"), default=0)
-            conn.send({"type": "events", "replay": True,
-                       "events": named(m.events_for(seat, start)[: upto - start], self.rules.family)})
+            # never start_game (before the first deal it is all there is): its seed deals every hand
+            so_far = [e for e in m.events_for(seat, start)[: upto - start] if e["type"] != "start_game"]
+            conn.send({"type": "events", "replay": True, "events": named(so_far, self.rules.family)})
             state = self._states.get(conn.player) if self.saving else None
             conn.send(state if state is not None else self.state_for(conn.player))
             if self.last_settlement is not None and (self.pause_until is not None or self.status == "over"):
