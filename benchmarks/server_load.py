@@ -199,7 +199,7 @@ async def client(url: str, token: str, table: Table, player: int, stats: Stats, 
                 action = choose(msg["legal"])
                 acted_version = version
                 pending = (version, time.perf_counter(), kind_of(action))
-                await ws.send(orjson.dumps({"type": "action", "action": action}).decode())
+                await ws.send(orjson.dumps({"type": "action", "action": action, "version": version}).decode())
                 stats.actions += 1
                 table.actions += 1
             elif t == "settlement":

@@ -230,7 +230,7 @@ def test_two_people_a_chi_and_a_win_on_a_discard_with_hidden_answers(store: Any)
             assert st["legal"] == ["chi 2m", "chi 3m", "chi 4m", "pass"]
             assert st["obs"]["indicator"] == "7z" and st["obs"]["wilds"] == ["5z"]
             bob_seen: list[Msg] = []
-            ann.send_json({"type": "action", "action": "chi 3m"})
+            ann.send_json({"type": "action", "action": "chi 3m", "version": st["version"]})
             st_b = answer(bob, lambda x: bool(x["legal"]), bob_seen)
             assert st_b["legal"] == ["pon 4m", "pass"] and st_b["obs"]["window"]["waiting"] == [3]
             # Ann's answer stays hidden from Bob (and everyone) until the window closes
@@ -238,7 +238,7 @@ def test_two_people_a_chi_and_a_win_on_a_discard_with_hidden_answers(store: Any)
             assert b"chi" not in orjson.dumps([x for x in bob_seen if x["type"] == "state"])
             ann_seen = poll(ann)
             assert not any(e["type"] == "chi" for x in ann_seen if x["type"] == "events" for e in x["events"])
-            bob.send_json({"type": "action", "action": "pass"})
+            bob.send_json({"type": "action", "action": "pass", "version": st_b["version"]})
             # the chi is made: Ann holds [345m] and discards without drawing
             st = answer(ann, lambda x: x["obs"]["phase"] == "turn" and x["to_act"] == 2 and bool(x["legal"]))
             assert st["obs"]["seats"][2]["melds"] == ["[345m]"] and st["obs"]["seats"][2]["claims"] == 1
@@ -255,11 +255,11 @@ def test_two_people_a_chi_and_a_win_on_a_discard_with_hidden_answers(store: Any)
             assert wait["value"] == 8 and wait["win"] and wait["live"] == 3 and not wait["discard"]["win"]
             assert "fan" not in wait and set(wait["elements"]) == {"LONG", "ZIMO", "WUHUN"}
             assert wild["value"] == 4 and "WUHUN" not in wild["elements"]  # the wild pairs the 6m: not 无混儿
-            ann.send_json({"type": "action", "action": "discard 2m"})
+            ann.send_json({"type": "action", "action": "discard 2m", "version": st["version"]})
             # Bob may win on it (and chi it); he wins
             st_b = answer(bob, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "claim")
             assert st_b["obs"]["window"]["tile"] == "2m" and st_b["legal"] == ["win", "chi 1m", "chi 2m", "pass"]
-            bob.send_json({"type": "action", "action": "win"})
+            bob.send_json({"type": "action", "action": "win", "version": st_b["version"]})
             settles = [recv_until(ws, is_settlement)[0] for ws in (ann, bob, spec)]
             spec_msgs = poll(spec)
         assert settles[0] == settles[1] == settles[2]
@@ -298,7 +298,7 @@ def test_a_claim_window_open_for_someone_else_says_so_and_hides_who_is_asked(sto
             assert st_b["obs"]["window"] == {"kind": "discard", "tile": "4m", "from": 1, "waiting": [3]}
             st_s = answer(spec, lambda x: x["obs"]["phase"] == "claim" and x["obs"]["window"]["tile"] == "4m")
             assert st_s["to_act"] is None and st_s["obs"]["window"]["waiting"] == []
-            bob.send_json({"type": "action", "action": "pon 4m"})  # not his turn yet
+            bob.send_json({"type": "action", "action": "pon 4m", "version": st_b["version"]})  # not his turn yet
             err, _ = recv_until(bob, lambda x: x["type"] == "error")
             assert err["code"] == "not_your_turn" and "seat 2" not in err["message"]  # nor who is asked
             bob.send_json({"type": "hint"})  # hints are for a turn, not a window

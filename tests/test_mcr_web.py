@@ -186,7 +186,7 @@ def test_a_discard_win_shows_winds_flowers_the_preview_and_the_settlement(store:
             assert {(e["actor"], e["pai"]) for e in _events(ann_seen) if e["type"] == "flower"} == {(1, "1f"), (2, "2f")}
             ann.send_json({"type": "hint"})  # a window, not a turn
             assert recv_until(ann, lambda x: x["type"] == "error")[0]["code"] == "not_your_turn"
-            ann.send_json({"type": "action", "action": "win"})
+            ann.send_json({"type": "action", "action": "win", "version": st["version"]})
             settles = [recv_until(ws, is_settlement)[0] for ws in (ann, bob, spec)]
         assert settles[0] == settles[1] == settles[2]
         s = settles[0]
@@ -249,7 +249,7 @@ def test_a_self_drawn_win_each_pays_8_plus_the_total(store: Any) -> None:
             assert st["obs"]["seats"][0]["flowers"] == ["3f"]
             p = st["win_preview"]
             assert p["flowers"] == 1 and p["total"] == p["fan"] + 1 and p["payment"] == 3 * (8 + p["total"])
-            ws.send_json({"type": "action", "action": "win"})
+            ws.send_json({"type": "action", "action": "win", "version": st["version"]})
             s, _ = recv_until(ws, is_settlement)
         w = s["win"]
         assert w["self_drawn"] and w["from"] is None and w["total"] == p["total"]
@@ -309,7 +309,7 @@ def test_hints_not_available_are_said_so_and_a_failing_advisor_costs_only_the_hi
     with TestClient(app) as client:
         d = quick(client, match_hands=1, family="mcr")
         with seat_ws(client, d["room"], d["token"]) as ws:
-            answer(ws, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "turn")
+            st = answer(ws, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "turn")
             monkeypatch.setattr(rooms, "_mcr_hint_compute", lambda *a: 1 / 0)  # (computed in a worker thread)
             ws.send_json({"type": "hint"})
             h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
@@ -318,7 +318,7 @@ def test_hints_not_available_are_said_so_and_a_failing_advisor_costs_only_the_hi
             ws.send_json({"type": "hint"})
             h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
             assert h["type"] == "hint" and h["available"] is False
-            ws.send_json({"type": "action", "action": "discard 9s"})  # the table goes on
+            ws.send_json({"type": "action", "action": "discard 9s", "version": st["version"]})  # the table goes on
             st = answer(ws, lambda x: x["obs"]["seats"][0]["discards"] == ["9s"])
             assert st["status"] == "playing"
 

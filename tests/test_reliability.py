@@ -130,7 +130,7 @@ def test_a_hanging_database_blocks_no_table_and_no_health_check() -> None:
                 msg = recv(wb)
                 if msg["type"] == "state" and msg["legal"]:
                     states += 1
-                    wb.send_json({"type": "action", "action": choose(msg["legal"])})
+                    wb.send_json({"type": "action", "action": choose(msg["legal"]), "version": msg["version"]})
                 elif msg["type"] == "settlement":
                     break
             # the database is back: table A's hand is stored and shown
@@ -232,7 +232,7 @@ def _play_socket(port: int, room: str, token: str, until: Any) -> dict[str, Any]
                 return msg  # type: ignore[no-any-return]
             if msg["type"] == "state" and msg["legal"] and msg["version"] > acted:
                 acted = msg["version"]
-                last = orjson.dumps({"type": "action", "action": choose(msg["legal"])}).decode()
+                last = orjson.dumps({"type": "action", "action": choose(msg["legal"]), "version": acted}).decode()
                 ws.send(last)
             elif msg["type"] == "error" and msg["code"] == "rate_limited":  # faster than a person: wait, resend
                 time.sleep(0.2)

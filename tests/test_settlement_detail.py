@@ -456,7 +456,7 @@ def own_turn(ws: Any) -> Msg:
         if st["obs"]["phase"] == "turn":
             return st
         assert "win_preview" not in st
-        ws.send_json({"type": "action", "action": "pass"})
+        ws.send_json({"type": "action", "action": "pass", "version": st["version"]})
 
 
 def test_tianjin_web_settlement_hands_arrangement_payments_and_preview(store: Any) -> None:
@@ -468,16 +468,16 @@ def test_tianjin_web_settlement_hands_arrangement_payments_and_preview(store: An
         with seat_ws(client, d["room"], d["token"]) as ann, seat_ws(client, d["room"]) as spec:
             st = answer(ann, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "pull")
             assert "win_preview" not in st
-            ann.send_json({"type": "action", "action": "pull 1"})
+            ann.send_json({"type": "action", "action": "pull 1", "version": st["version"]})
             st = own_turn(ann)
             assert st["obs"]["drawn"] == "9p" and "win_preview" not in st
-            ann.send_json({"type": "action", "action": "discard 9p"})
+            ann.send_json({"type": "action", "action": "discard 9p", "version": st["version"]})
             st = own_turn(ann)
             assert st["obs"]["drawn"] == "4s" and "win" in st["legal"]
             assert st["win_preview"] == {"fan": 4, "name": "龙", "elements": ["LONG"],
                                          "elements_detail": [{"code": "LONG", "chinese": "龙",
                                                               "english": "dragon (1-9 straight)"}]}
-            ann.send_json({"type": "action", "action": "win"})
+            ann.send_json({"type": "action", "action": "win", "version": st["version"]})
             s, _ = recv_until(ann, is_settlement)
             _, spec_seen = recv_until(spec, is_settlement)
         assert not any("win_preview" in x for x in spec_seen)
@@ -544,19 +544,19 @@ def test_beijing_web_preview_only_to_the_winner_and_hands_face_up(store: Any) ->
             m = script.made[-1]
             held = m.held
             seen_ann: list[Msg] = []
-            answer(ann, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "claim", seen_ann)
-            ann.send_json({"type": "action", "action": "chi 3m"})
-            answer(bob, lambda x: bool(x["legal"]))
-            bob.send_json({"type": "action", "action": "pass"})
-            answer(ann, lambda x: x["obs"]["phase"] == "turn" and x["to_act"] == 2 and bool(x["legal"]), seen_ann)
-            ann.send_json({"type": "action", "action": "discard 2m"})
+            st = answer(ann, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "claim", seen_ann)
+            ann.send_json({"type": "action", "action": "chi 3m", "version": st["version"]})
+            st = answer(bob, lambda x: bool(x["legal"]))
+            bob.send_json({"type": "action", "action": "pass", "version": st["version"]})
+            st = answer(ann, lambda x: x["obs"]["phase"] == "turn" and x["to_act"] == 2 and bool(x["legal"]), seen_ann)
+            ann.send_json({"type": "action", "action": "discard 2m", "version": st["version"]})
             st_b = answer(bob, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "claim")
             assert st_b["legal"][0] == "win"
             preview = dict(st_b["win_preview"])
             assert [e["code"] for e in preview.pop("elements_detail")] == ["MENQING", "WUHUN", "DIANPAO"]
             assert preview == {"value": 4, "name": "门清、无混儿、点炮",
                                "elements": ["MENQING", "WUHUN", "DIANPAO"], "payment": 16}
-            bob.send_json({"type": "action", "action": "win"})
+            bob.send_json({"type": "action", "action": "win", "version": st_b["version"]})
             s, rest = recv_until(ann, is_settlement)
             seen_ann += rest
             _, seen_spec = recv_until(spec, is_settlement)

@@ -197,7 +197,7 @@ def play(ws: Any, stop: Callable[[Msg], bool], *, policy: Callable[[list[str]], 
             return msg, seen
         if msg["type"] == "state" and msg["legal"] and msg["version"] > acted:
             acted = msg["version"]
-            ws.send_json({"type": "action", "action": policy(msg["legal"])})
+            ws.send_json({"type": "action", "action": policy(msg["legal"]), "version": acted})
     raise AssertionError("the match did not get there")
 
 
@@ -328,7 +328,8 @@ def test_two_humans_see_only_their_own_tiles_and_spectators_none(store: Any) -> 
                             assert msg["you"] == seats[who]
                             if msg["legal"] and msg["version"] > acted[who] and who not in done:
                                 acted[who] = msg["version"]
-                                ws.send_json({"type": "action", "action": choose(msg["legal"])})
+                                ws.send_json({"type": "action", "action": choose(msg["legal"]),
+                                              "version": acted[who]})
                 time.sleep(0.002)
             assert done == {"ann", "bob"}
             got["spec"] = poll(spec)
@@ -376,20 +377,21 @@ def test_hostile_clients_get_errors_and_change_nothing(store: Any) -> None:
             recv_until(ws_other, lambda x: x["type"] == "state")
             before = (r.version, len(m.events), m.to_act, m.phase)
             legal = [str(a) for a in m.legal_actions(actor)]
+            v = before[0]
             attempts: list[tuple[Any, str | Msg]] = [
-                (ws_other, {"type": "action", "action": legal[0]}),  # out of turn
-                (ws_act, {"type": "action", "action": legal[0], "seat": other}),  # another seat's action
+                (ws_other, {"type": "action", "action": legal[0], "version": v}),  # out of turn
+                (ws_act, {"type": "action", "action": legal[0], "seat": other, "version": v}),  # another seat's action
                 (ws_act, "{not json"),
                 (ws_act, "[1, 2]"),
                 (ws_act, {"type": "teleport"}),
-                (ws_act, {"type": "action", "action": "discard " + "5m" * 30}),
-                (ws_act, {"type": "action", "action": 5}),
-                (ws_act, {"type": "action"}),
-                (ws_act, {"type": "action", "action": "discard 5m"}),  # illegal now (a sit decision)
-                (ws_act, {"type": "action", "action": "sit 7"}),
-                (ws_act, {"type": "action", "action": "fly 1"}),
+                (ws_act, {"type": "action", "action": "discard " + "5m" * 30, "version": v}),
+                (ws_act, {"type": "action", "action": 5, "version": v}),
+                (ws_act, {"type": "action", "version": v}),
+                (ws_act, {"type": "action", "action": "discard 5m", "version": v}),  # illegal now (a sit decision)
+                (ws_act, {"type": "action", "action": "sit 7", "version": v}),
+                (ws_act, {"type": "action", "action": "fly 1", "version": v}),
                 (ws_act, {"type": "hint"}),  # not a turn
-                (spec, {"type": "action", "action": legal[0]}),
+                (spec, {"type": "action", "action": legal[0], "version": v}),
                 (ws_act, "x" * 5000),
             ]
             for ws, payload in attempts:
@@ -403,9 +405,52 @@ def test_hostile_clients_get_errors_and_change_nothing(store: Any) -> None:
             ws_act.send_bytes(b"\x00\x01")
             assert recv_until(ws_act, lambda x: x["type"] == "error")[0]["message"]
             # and a legal action still works
-            ws_act.send_json({"type": "action", "action": legal[0]})
+            ws_act.send_json({"type": "action", "action": legal[0], "version": v})
             recv_until(ws_act, lambda x: x["type"] == "state" and x["version"] > before[0])
             assert r.version == before[0] + 1
+
+
+def test_an_action_names_the_state_it_answers_and_one_for_an_older_state_is_stale(store: Any) -> None:
+    """Issue 35, item 2: actions carried no state version, so a double tap, or a "discard X" that
+    arrived late, landed on a later decision where it happened to be legal.  Every action now names
+    the ``version`` of the state it answers: none (or not an integer) is ``bad_request``, an older
+    (or unknown) one ``stale``, and either changes nothing."""
+    app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
+    with TestClient(app) as client:
+        d = quick(client, bots="random")
+        r = app.state.lobby.get(d["room"])
+        m: Match = r.match
+
+        def my_turn(ws: Any) -> Msg:
+            return play(ws, lambda x: x["type"] == "state" and x["obs"]["phase"] == "turn"
+                        and x["to_act"] == x["you"] and any(a.startswith("discard") for a in x["legal"]))[0]
+
+        def refused(ws: Any, payload: Msg) -> str:
+            before = (r.version, len(m.events), m.to_act, m.phase)
+            ws.send_json(payload)
+            err = recv_until(ws, lambda x: x["type"] == "error")[0]
+            assert (r.version, len(m.events), m.to_act, m.phase) == before, payload
+            return str(err["code"])
+
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            first = my_turn(ws)
+            v1, discard = first["version"], next(a for a in first["legal"] if a.startswith("discard"))
+            for version in ({}, {"version": None}, {"version": str(v1)}, {"version": True}, {"version": float(v1)}):
+                assert refused(ws, {"type": "action", "action": discard, **version}) == "bad_request", version
+            for version in (v1 - 1, v1 + 1, -1):
+                assert refused(ws, {"type": "action", "action": discard, "version": version}) == "stale", version
+            ws.send_json({"type": "action", "action": discard, "version": v1})  # a double tap:
+            ws.send_json({"type": "action", "action": discard, "version": v1})  # the second is stale
+            err, _ = recv_until(ws, lambda x: x["type"] == "error")
+            assert err["code"] == "stale" and str(v1) in err["message"]
+            assert len(m.seats[d["seat"]].discards) >= 1 and r.version > v1
+            # a later decision of the same seat where the old action is legal again: it stays old
+            ws.send_json({"type": "sync"})  # (a decision may have come among what was skipped above)
+            later = my_turn(ws)
+            late = discard if discard in later["legal"] else next(a for a in later["legal"] if a.startswith("discard"))
+            assert refused(ws, {"type": "action", "action": late, "version": v1}) == "stale"
+            ws.send_json({"type": "action", "action": late, "version": later["version"]})
+            recv_until(ws, lambda x: x["type"] == "state" and x["version"] > later["version"])
 
 
 def test_rate_limit(store: Any) -> None:
@@ -562,7 +607,8 @@ def test_a_failed_store_keeps_the_hand_and_retries_until_the_database_is_back(mo
             err, seen = play(ws, lambda x: x["type"] == "error" and x["code"] == "store_failed")
             assert not any(x["type"] == "settlement" for x in seen)
             assert not any(e["type"] == "end_kyoku" for x in seen if x["type"] == "events" for e in x["events"])
-            ws.send_json({"type": "action", "action": "pass"})  # nothing can be decided meanwhile
+            last = max(x["version"] for x in seen if x["type"] == "state")
+            ws.send_json({"type": "action", "action": "pass", "version": last})  # nothing can be decided meanwhile
             settle, after = recv_until(ws, is_settlement)
             assert store.fail == 0 and settle["over"]
             assert any(x["type"] == "error" and x["code"] == "saving" for x in after)
@@ -851,7 +897,7 @@ def test_the_hint_carries_the_search_pick_computed_on_a_copy_off_the_loop(store:
         assert bot.match is not room.match and bot.seat == seat  # a copy, bound to the asking seat
         assert orjson.dumps(room.match.events) == events and room.match.legal_actions(seat) == legal
         assert room.version == state["version"]  # the search changed nothing at the table
-        ws.send_json({"type": "action", "action": part["action"]})  # the pick is playable
+        ws.send_json({"type": "action", "action": part["action"], "version": state["version"]})  # the pick is playable
         after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
         assert after["type"] == "state" and after["version"] > state["version"]
 
@@ -868,7 +914,7 @@ def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_
         assert recv_until(ws, lambda x: x["type"] in ("hint", "error"))[0]["type"] == "hint"
         assert gate.started.wait(5)
         discard = next(a for a in state["legal"] if a.startswith("discard"))
-        ws.send_json({"type": "action", "action": discard})  # the table moves on meanwhile
+        ws.send_json({"type": "action", "action": discard, "version": state["version"]})  # the table moves on meanwhile
         moved, _ = recv_until(ws, lambda x: x["type"] == "state" and x["version"] > state["version"])
         gate.go.set()
         deadline = time.monotonic() + 5
@@ -888,7 +934,7 @@ def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_
         assert h["type"] == "hint" and h["available"] is True and h["discards"]
         failed, _ = recv_until(ws, lambda x: x["type"] in ("hint_search", "error"))
         assert failed == {"type": "hint_search", "version": state["version"], "search": None}
-        ws.send_json({"type": "action", "action": state["legal"][0]})
+        ws.send_json({"type": "action", "action": state["legal"][0], "version": state["version"]})
         after, _ = recv_until(ws, lambda x: x["type"] in ("state", "error"))
         assert after["type"] == "state" and after["version"] > state["version"]
 

@@ -377,19 +377,23 @@ class TableApp(App[dict[str, Any]]):
         self._confirm_wild = None
         self.redraw()
 
-    def _send(self, action: str) -> None:
+    def _send(self, action: str, version: int | None = None) -> None:
+        """Send ``action`` for the state on show (or ``version``, the state a choice was opened on)."""
         self._confirm_wild = None
-        asyncio.get_running_loop().create_task(self.source.act(action))
+        if version is None:
+            version = int((self.state or {}).get("version") or 0)
+        asyncio.get_running_loop().create_task(self.source.act(action, version))
 
     def _choose(self, key: str, actions: list[str]) -> None:
+        version = int((self.state or {}).get("version") or 0)  # the choice answers the state it was offered in
         if len(actions) == 1:
-            self._send(actions[0])
+            self._send(actions[0], version)
             return
 
         def picked(action: str | None) -> None:
             self._choosing = False
             if action is not None:
-                self._send(action)
+                self._send(action, version)
 
         self._choosing = True
         self.push_screen(ChoiceScreen(f"Which {actions[0].split()[0]}?", actions, self.ascii), picked)

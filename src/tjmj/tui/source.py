@@ -72,7 +72,9 @@ class TableSource:
     async def run(self) -> None:
         raise NotImplementedError
 
-    async def act(self, action: str) -> None:
+    async def act(self, action: str, version: int) -> None:
+        """The person's ``action``, answering the state of ``version`` (the one on show when they
+        chose it): one for an older state is refused (``stale``), never applied to a later decision."""
         raise NotImplementedError
 
     async def request_hint(self) -> None:
@@ -221,8 +223,11 @@ class LocalTable(TableSource):
 
     # ---- the person's messages -------------------------------------------------------------
 
-    async def act(self, action: str) -> None:
+    async def act(self, action: str, version: int) -> None:
         m = self.match
+        if version != self.version:
+            self.emit({"type": "error", "code": "stale", "message": "the table moved on before that key: nothing was done"})
+            return
         if self.paused:
             self.emit({"type": "error", "code": "not_playing", "message": "the hand is over: Enter for the next"})
             return
@@ -389,8 +394,8 @@ class RemoteTable(TableSource):
         with contextlib.suppress(Exception):
             await self.ws.send(json.dumps(msg))
 
-    async def act(self, action: str) -> None:
-        await self._send({"type": "action", "action": action})
+    async def act(self, action: str, version: int) -> None:
+        await self._send({"type": "action", "action": action, "version": version})
 
     async def request_hint(self) -> None:
         await self._send({"type": "hint"})

@@ -1268,7 +1268,9 @@ class Room:
         self.shown = 0  # events of the match already sent to the clients
         self._states: dict[int | None, dict[str, Any]] = {}  # the last state each player (None: spectators) got
         self.saving = False  # a finished hand is being stored: no decisions meanwhile
-        self.version = 0  # bumped by every change of the match
+        # bumped by every change of the match: one seat decides at a time (claim windows ask in
+        # turn), so a version names one decision, and an action must name the one it answers
+        self.version = 0
         self.deadline: float | None = None  # time.time() by which the seat to act must act
         self.pause_until: float | None = None  # after a hand: until everyone is ready or this time
         self.ready: set[int] = set()
@@ -1586,6 +1588,10 @@ class Room:
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_ACTION_LEN:
             conn.send(error(f"'action' must be a string of at most {MAX_ACTION_LEN} characters, e.g. \"discard 5m\""))
             return
+        version = msg.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            conn.send(error("'version' must be the version of the state the action answers (an integer)"))
+            return
         m = self.match
         if m is None or self.status != "playing":
             conn.send(error(f"the match is not in progress ({self.status})", "not_playing"))
@@ -1602,6 +1608,10 @@ class Room:
             if said != seat:
                 conn.send(error(f"you play seat {seat} only", "forbidden"))
                 return
+        if version != self.version:  # a double tap, or a click that arrives after the table moved on
+            conn.send(error(f"the action answers state {version}, and the table has moved on to state "
+                            f"{self.version}: nothing was done", "stale"))
+            return
         if m.to_act != seat:
             who = f"seat {m.to_act} decides" if m.window is None else "a discard is being claimed"  # not who
             conn.send(error(f"it is not your turn: {who} ({m.phase})", "not_your_turn"))
@@ -2402,7 +2412,9 @@ class Lobby:
         room.stored_upto = len(events)  # 0 when nothing is stored: start_game goes with the first hand
         room.shown = len(m.events)
         room.resumed = True
-        room.version = 1
+        # above every version the match had in an earlier process (fewer than 2**32 actions each):
+        # an action sent against the state before the restart is stale, never taken for a new one
+        room.version = resume << 32
         self.rooms[rid] = room
         return room
 

@@ -637,8 +637,11 @@ function winFans() {
   return detail.map((e) => (lang() === "zh" ? e.chinese : e.english)).join(lang() === "zh" ? "、" : ", ");
 }
 
-function act(action) {
-  send({ type: "action", action });
+// An action names the state version it answers (the one its button was drawn for): the server
+// refuses it as "stale" once the table has moved on, so a double tap or a late click never lands
+// on a later decision.
+function act(action, version) {
+  send({ type: "action", action, version });
 }
 
 function hintFor(tile) {
@@ -648,6 +651,7 @@ function hintFor(tile) {
 
 function actionButtons(legal) {
   const o = state.obs;
+  const version = state.version;
   const used = new Set();
   let digit = 1;
   const keyFor = (kind) => {
@@ -673,7 +677,7 @@ function actionButtons(legal) {
       class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`, type: "button",
       "data-action": a, title: kind === "win" ? fans : null, "aria-keyshortcuts": key ? key.toUpperCase() : null,
       "aria-label": (key ? `${label} (${key.toUpperCase()})` : label) + (kind === "win" && fans ? `: ${fans}` : ""),
-      onclick: () => act(a),
+      onclick: () => act(a, version),
     }, el("span", { "aria-hidden": "true" }, label), ...tiles, key ? el("span", { class: "key", "aria-hidden": "true" }, key.toUpperCase()) : null);
   });
 }
@@ -688,6 +692,7 @@ function renderHand() {
     return;
   }
   const legal = state.legal || [];
+  const version = state.version;
   const hunyous = new Set(legal.filter((a) => a.startsWith("hunyou ")).map((a) => a.slice(7)));
   const picking = hunyous.size > 0 && hunyouMode === state.version; // B3: the next click declares 混儿悠
   const discards = picking ? hunyous : new Set(legal.filter((a) => a.startsWith("discard ")).map((a) => a.slice(8)));
@@ -723,10 +728,10 @@ function renderHand() {
       }, tileImg(tile, { size: "lg", wild, decorative: true }));
       if (can) {
         btn.addEventListener("click", () => {
-          if (picking) { hunyouMode = -1; act(`hunyou ${tile}`); return; }
+          if (picking) { hunyouMode = -1; act(`hunyou ${tile}`, version); return; }
           // a Tianjin wild discard makes one 小相公 (R2); a Beijing one costs nothing (B2)
           if (caps().wildCostsWin && wild && !confirm(t("discard_wild"))) return;
-          act(`discard ${tile}`);
+          act(`discard ${tile}`, version);
         });
         if (h) {
           const wins = h.waits.filter((w) => w.win);
@@ -944,7 +949,7 @@ function maybeAuto() {
   if (!choice) return;
   autoDone = state.version;
   const version = state.version;
-  setTimeout(() => { if (state && state.version === version) act(choice); }, 350); // a moment to see it
+  setTimeout(() => { if (state && state.version === version) act(choice, version); }, 350); // a moment to see it
 }
 
 // ---- the settlement ------------------------------------------------------------------------
