@@ -778,3 +778,6 @@ def test_a_resumed_first_hand_and_a_malformed_resume() -> None:
             rebuild(events)
     without = [{k: v for k, v in e.items() if k != "resume"} if e is start else e for e in m.events]
     assert not replay(without).ok  # the resume is what deals that wall: leaving it out diverges
+    later = Match(Rules.preset("beijing", match_hands=2), seed=4, resumes={1: 3})
+    assert later.clone().resumes == {1: 3}
+    assert later.determinize(0, random.Random(1)).resumes == {}  # a search's copy never deals from the seed

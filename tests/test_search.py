@@ -120,7 +120,7 @@ def test_a_clone_is_independent_of_the_original(preset: str) -> None:
         assert after == before
 
 
-SHARED = {"walls", "dafeng"}  # never changed in play: the copy may share them
+SHARED = {"walls", "dafeng", "resumes"}  # never changed in play: the copy may share them
 
 
 @pytest.mark.skipif(bool(tjmj.compiled()), reason="compiled classes keep no __dict__ to compare")
