@@ -1,19 +1,18 @@
 """The compiled form of the engine (python -m tjmj.build_compiled, mypyc) plays exactly as the pure one.
 
 (a) The records of 30 bot matches (seeds 0..9 of classic, beijing and mcr, one seat for each of
-``random``, ``greedy``, ``baseline``, ``strong``) hash to a constant computed on the pure-Python form
-(run under either form: ./test runs this file against the compiled copy too).  (b) With
-``TJMJ_COMPILED_DIR`` set (the ``src`` directory of ``python -m tjmj.build_compiled --out DIR``,
-i.e. DIR/src; ./test sets it when a C compiler is present), a subprocess on that copy lists every
-module of :data:`tjmj.COMPILED_MODULES` as compiled and gives the same hash.
+``random``, ``greedy``, ``baseline``, ``strong``) and of 6 one-hand matches with an ``expert`` seat hash
+to constants computed on the pure-Python form; these tests run under either form (./test runs this
+file against the compiled copy too).  (b) With ``TJMJ_COMPILED_DIR`` set (the ``src`` directory of
+``python -m tjmj.build_compiled --out DIR``, i.e. DIR/src; ./test sets it, and puts that directory
+first on ``PYTHONPATH``, when a C compiler is present), this process runs that copy and every module
+of :data:`tjmj.COMPILED_MODULES` is compiled, so (a) is checked on the compiled form there.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -30,6 +29,8 @@ from tjmj.simulate import play_match, play_with
 # sha256 of the orjson lines of the 30 matches' events, computed on the pure-Python engine (changed
 # with strong's revive: the previous strong still gives the previous a0f9a398…, so the engine plays alike)
 RECORDS_SHA256 = "3d19a3fc6e31bdd3d74fdf62d70aa2e30db04a5cde23d1e8742a4e53a131c7c1"
+# the same for expert_sha256 (pure Python)
+EXPERT_SHA256 = "5e1a46ce430cac541c193d732074d500db45b29a6ca445bf322a23c2b0bd841f"
 PRESETS = ("classic", "beijing", "mcr")
 BOTS = ("random", "greedy", "baseline", "strong")
 
@@ -68,29 +69,19 @@ def test_compiled_names_only_compiled_modules() -> None:
         assert not sys.modules[name].__file__.endswith(".py")  # type: ignore[union-attr]
 
 
-_CHILD = """
-import json, tjmj
-from tests.test_compiled import records_sha256
-from tests.test_compiled import expert_sha256
-print(json.dumps({"file": tjmj.__file__, "compiled": tjmj.compiled(), "sha256": records_sha256(),
-                  "expert": expert_sha256()}))
-"""
+def test_the_expert_decides_as_the_pure_form() -> None:
+    """Its search (rollout policy, shanten tables) is compiled too."""
+    assert expert_sha256() == EXPERT_SHA256, f"this form ({tjmj.compiled() or 'pure Python'}) decides otherwise"
 
 
 @pytest.mark.skipif(not os.environ.get("TJMJ_COMPILED_DIR"),
                     reason="TJMJ_COMPILED_DIR not set (./test sets it to a build of python -m tjmj.build_compiled --out)")
-def test_the_compiled_copy_is_compiled_and_plays_the_same() -> None:
+def test_this_process_runs_the_compiled_copy() -> None:
+    """Without this, the two tests above could pass on the pure form while ./test believes it checked
+    the compiled one (a build that silently fell back, a PYTHONPATH that missed the copy)."""
     where = Path(os.environ["TJMJ_COMPILED_DIR"]).resolve()
-    root = Path(__file__).resolve().parent.parent
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(where), str(root)]))
-    out = subprocess.run([sys.executable, "-c", _CHILD], env=env, cwd=root, capture_output=True, text=True,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert Path(got["file"]).resolve().is_relative_to(where), got["file"]
-    assert got["compiled"] == [f"tjmj.{m}" for m in tjmj.COMPILED_MODULES]
-    assert got["sha256"] == RECORDS_SHA256
-    assert got["expert"] == expert_sha256()  # the search decides alike compiled (this process: pure)
+    assert Path(tjmj.__file__).resolve().is_relative_to(where), tjmj.__file__
+    assert tjmj.compiled() == [f"tjmj.{m}" for m in tjmj.COMPILED_MODULES]
 
 
 def test_clean_removes_the_built_files_only(tmp_path: Path) -> None:
