@@ -595,6 +595,17 @@ function renderCenter() {
 // the others digits.
 const ACTION_KEY = { win: "w", pon: "p", kong: "k", ankong: "k", added_kong: "k", chi: "c", pass: "x", hungang: "g", sit: "s", pull: "l" };
 
+// 坐庄/拉庄 (R7): the letter goes to the choice it names (S sits, L pulls once), a decline takes X,
+// the pass key, and a higher level its own digit (2 pulls twice); the server's order of the choices
+// (pull 0 first) decides nothing.  Every level also answers its digit (0 declines, 1 sits or pulls
+// once), as the terminal's keys do.
+function levelKey(kind, arg) {
+  const n = Number(arg);
+  if (n === 0) return "x";
+  if (n === 1) return ACTION_KEY[kind];
+  return n <= 9 ? String(n) : null;
+}
+
 function actionText(a) {
   const [kind, arg] = a.split(" ");
   if (kind === "sit") return arg === "1" ? t("act_sit") : t("act_no_sit");
@@ -650,7 +661,8 @@ function actionButtons(legal) {
   const o = state.obs;
   const used = new Set();
   let digit = 1;
-  const keyFor = (kind) => {
+  const keyFor = (kind, arg) => {
+    if (kind === "sit" || kind === "pull") return levelKey(kind, arg); // the only choices offered then
     const letter = ACTION_KEY[kind];
     if (letter && !used.has(letter)) { used.add(letter); return letter; }
     while (digit <= 9 && used.has(String(digit))) digit++;
@@ -668,7 +680,7 @@ function actionButtons(legal) {
       tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", decorative: true, cls: o.window && x === o.window.tile ? "claimed" : "" }));
       label = `${t("act_chi")} ${chiTiles(arg).map((x) => tileName(x)).join("")}`;
     }
-    const key = keyFor(kind);
+    const key = keyFor(kind, arg);
     return el("button", {
       class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`, type: "button",
       "data-action": a, title: kind === "win" ? fans : null, "aria-keyshortcuts": key ? key.toUpperCase() : null,
@@ -805,8 +817,10 @@ document.addEventListener("keydown", (e) => {
   if (onHand && e.key === "End") { e.preventDefault(); moveFocus(Infinity); return; }
   if (e.key.length !== 1) return;
   const key = e.key.toUpperCase();
-  const btn = [...document.querySelectorAll("#myhand button[data-action]")]
-    .find((b) => (b.getAttribute("aria-keyshortcuts") || "") === key);
+  const buttons = [...document.querySelectorAll("#myhand button[data-action]")];
+  const btn = buttons.find((b) => (b.getAttribute("aria-keyshortcuts") || "") === key)
+    // a 坐庄/拉庄 level by its digit: "0" declines, "1" sits or pulls once (levelKey)
+    || (/^[0-9]$/.test(key) ? buttons.find((b) => /^(sit|pull) /.test(b.dataset.action) && b.dataset.action.endsWith(` ${key}`)) : null);
   if (btn) { e.preventDefault(); btn.click(); return; }
   if (key === "H" && me() !== null) { // H: to the hand
     e.preventDefault();

@@ -1,0 +1,158 @@
+"""Issue 34 (items 1, 2, 3, 4, 7, 11): what a new player found wrong on the web table, checked in
+Chromium at phone (390×844, touch) and desktop (1280×800) size.
+
+One server deals scripted hands; the room creator's name picks the script (:class:`Scenes`), so one
+server serves every scene.  The bots (:class:`tests.ui_helpers.QuietBot`) decline 坐庄 and 拉庄,
+never claim, and discard what they drew (the dealer's first discard: its lowest tile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.scripted import script_wall
+from tests.test_beijing_web import seed_for
+from tests.test_mcr_rules import mcr_wall
+from tests.test_web import LOOSE
+from tests.ui_helpers import VIEWPORTS, WIN_HAND, Viewport, quiet_bots, report, serving
+from tjmj.game import Match
+from tjmj.rules import Rules
+from tjmj.web.app import create_app
+from tjmj.web.store import Store
+
+PHONE, DESKTOP = VIEWPORTS[1], VIEWPORTS[3]
+SIZES = [PHONE, DESKTOP]
+SIZE_IDS = [v.id for v in SIZES]
+
+
+class Scenes:
+    """A ``match_factory`` dealing by the room creator's name (player 0):
+
+    * ``Sit``: Tianjin, the person is East (the dealer) holding a winning 14: 坐庄 is asked first;
+    * ``Pull``: Tianjin, the person is South: East (a bot) declines to sit, then the person may pull;
+    * ``Pon``: Tianjin, the person is East; South draws 9s and discards it: 碰 9s or pass;
+    * ``BjPon`` / ``McrPon``: Beijing / MCR, the person is West holding a pair of East's first
+      discard (its lowest tile): from the seat opposite, only 碰 (no 吃, no 和);
+    * ``BjChi``: Beijing, the person is West; South discards 4m: three chis (2356m) or pass.
+    """
+
+    def __call__(self, rules: Rules, seed: int, names: list[str]) -> Match:
+        who = names[0]
+        if who == "Sit":
+            return self.tianjin(rules, names, {0: 0}, {0: WIN_HAND})
+        if who == "Pull":
+            return self.tianjin(rules, names, {0: 1}, {})
+        if who == "Pon":
+            return self.tianjin(rules, names, {0: 0}, {0: "111m23m456m789m99s5p"}, draws="9s")
+        if who == "BjPon":
+            hands = {0: "1s1s2s2s3s3s4s4s5s5s6s6s7s7s", 2: "1s1s2m3m5m6m1p2p3p5p6p7z7z"}
+            wall = script_wall(0, hands, indicator="7z", wild_method="tail", quiet=False)
+            return Match(rules, seed=seed_for(rules, {0: 2}), names=names, walls=[wall])
+        if who == "BjChi":
+            hands = {0: "1s1s2s2s3s3s4s4s5s5s6s6s7s7s", 1: "8s8s9s9s1z1z2z2z3z3z4z4z5z", 2: "2356m123p456p789p",
+                     3: "1s2s3s4s5s6s7s8s9s5z6z6z6z"}
+            wall = script_wall(0, hands, draws="4m6m", indicator="7z", wild_method="tail", quiet=False)
+            return Match(rules, seed=seed_for(rules, {0: 2}), names=names, walls=[wall])
+        if who == "McrPon":
+            hands = {0: "5s7s9s1z1z2z2z3z3z4z4z6z6z7z", 2: "5s5s1m2m4m6m1p3p7p8p2s3s7z"}
+            wall = mcr_wall(0, hands, avoid="5s")
+            return Match(rules, seed=seed_for(rules, {0: 2}), names=names, walls=[wall])
+        return Match(rules, seed=seed, names=names)
+
+    @staticmethod
+    def tianjin(rules: Rules, names: list[str], seats: dict[int, int], hands: dict[int, str], draws: str = ""
+                ) -> Match:
+        wall = script_wall(0, hands, draws=draws, indicator="4p", quiet=False)
+        return Match(rules, seed=seed_for(rules, seats), names=names, walls=[wall])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('i34') / 'i34.sqlite3'}")
+    app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(1000, 1000.0), limits=LOOSE,
+                     match_factory=Scenes(), bot_factory=quiet_bots)
+    try:
+        with serving(app) as url:
+            yield url
+    finally:
+        store.close()
+
+
+def open_table(browser: Browser, base: str, vp: Viewport, name: str, *, family: str = "tianjin",
+               preset: str | None = None, lang: str = "en") -> tuple[BrowserContext, Page]:
+    """A one-hand room of ``name``'s scene against the bots, started, its table open in a new context."""
+    context = vp.context(browser)
+    context.set_default_timeout(8000)
+    body: dict[str, Any] = {"name": name, "family": family, "match_hands": 1, "bots": "baseline"}
+    if preset:
+        body["preset"] = preset
+    r = context.request.post(f"{base}/api/quick", data=body)
+    assert r.ok, r.text()
+    d = r.json()
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{base}/table/{d['room']}?lang={lang}#token={d['token']}&player=0")
+    return context, page
+
+
+def keys_of(page: Page, prefix: str) -> dict[str, tuple[str, str]]:
+    """Each action button starting ``prefix``: its ``aria-keyshortcuts`` and the key its badge shows."""
+    buttons = page.locator(f'#myhand button[data-action^="{prefix}"]')
+    out = {}
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        badge = b.locator(".key")
+        out[b.get_attribute("data-action") or "?"] = (b.get_attribute("aria-keyshortcuts") or "",
+                                                      badge.inner_text() if badge.count() else "")
+    return out
+
+
+# ---- item 1: the letters S and L name 坐庄 and 拉庄, not their decline ----------------------------
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_s_sits_and_l_pulls_and_x_declines(server: str, browser: Browser, vp: Viewport) -> None:
+    """The sit prompt: S sits, X does not; the pull prompt (yiyou: up to ×2): L pulls once, 2 twice,
+    X does not; the badge shows the key the button answers; pressing S and L does what they say."""
+    context, page = open_table(browser, server, vp, "Sit", preset="yiyou")
+    try:
+        expect(page.locator('#myhand button[data-action="sit 0"]')).to_be_visible()
+        assert keys_of(page, "sit ") == {"sit 1": ("S", "S"), "sit 0": ("X", "X")}
+        page.keyboard.press("s")
+        expect(page.locator("#pos-0 .mark.sit")).to_be_visible()  # the person, the dealer, sits
+    finally:
+        context.close()
+    context, page = open_table(browser, server, vp, "Pull", preset="yiyou")
+    try:
+        expect(page.locator('#myhand button[data-action="pull 0"]')).to_be_visible()
+        assert keys_of(page, "pull ") == {"pull 0": ("X", "X"), "pull 1": ("L", "L"), "pull 2": ("2", "2")}
+        page.keyboard.press("l")
+        expect(page.locator("#pos-0 .mark.pull")).to_have_text("pull ×1")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("name", "preset", "key", "mark"), [
+    ("Sit", "yiyou", "0", None), ("Sit", "classic", "1", "sits"), ("Sit", "classic", "x", None),
+    ("Pull", "yiyou", "2", "pull ×2"), ("Pull", "classic", "1", "pull ×1"), ("Pull", "classic", "0", None),
+    ("Pull", "classic", "x", None)])
+def test_a_digit_chooses_its_level(server: str, browser: Browser, name: str, preset: str, key: str,
+                                   mark: str | None) -> None:
+    """A digit answers the level it names, as in the terminal: 0 declines, 1 sits or pulls once."""
+    context, page = open_table(browser, server, DESKTOP, name, preset=preset)
+    kind = name.lower()
+    try:
+        expect(page.locator(f'#myhand button[data-action="{kind} 0"]')).to_be_visible()
+        page.keyboard.press(key)
+        expect(page.locator("[data-testid=hand-tile]").first).to_be_visible()  # the hand is dealt
+        marks = page.locator(f"#pos-0 .mark.{kind}")
+        if mark is None:
+            expect(marks).to_have_count(0)
+        else:
+            expect(marks).to_have_text(mark)
+    finally:
+        context.close()
