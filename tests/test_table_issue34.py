@@ -156,3 +156,41 @@ def test_a_digit_chooses_its_level(server: str, browser: Browser, name: str, pre
             expect(marks).to_have_text(mark)
     finally:
         context.close()
+
+
+# ---- item 2: the claim prompt names only the claims offered -------------------------------------
+
+TURN = "[data-testid=turn]"
+
+
+def to_claim(page: Page, name: str) -> None:
+    """Bring ``name``'s scene to the person's claim window (Pon: decline to sit, discard 1m)."""
+    if name == "Pon":
+        page.locator('#myhand button[data-action="sit 0"]').click()
+        page.locator('#myhand [data-testid=hand-tile][data-tile="1m"]').first.click()
+    expect(page.locator('#myhand button[data-action="pass"]')).to_be_visible(timeout=15_000)
+
+
+CLAIM_PROMPTS = [  # (scene, family, English, Chinese): the discard and what may be done with it
+    ("Pon", "tianjin", "9 bamboo: pon or pass?", "九条：碰还是过？"),
+    ("BjPon", "beijing", "1 bamboo: pon or pass?", "一条：碰还是过？"),
+    ("McrPon", "mcr", "5 bamboo: pon or pass?", "五条：碰还是过？"),
+    ("BjChi", "beijing", "4 characters: chi or pass?", "四万：吃还是过？"),
+]
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize(("name", "family", "en", "zh"), CLAIM_PROMPTS, ids=[c[0] for c in CLAIM_PROMPTS])
+def test_the_claim_prompt_names_only_the_claims_offered(server: str, browser: Browser, vp: Viewport, name: str,
+                                                        family: str, en: str, zh: str) -> None:
+    for lang, want in (("en", en), ("zh", zh)):
+        context, page = open_table(browser, server, vp, name, family=family, lang=lang)
+        try:
+            to_claim(page, name)
+            expect(page.locator(TURN)).to_contain_text(want)
+            kinds = {(page.locator("#myhand button[data-action]").nth(i).get_attribute("data-action") or "").split()[0]
+                     for i in range(page.locator("#myhand button[data-action]").count())}
+            offered = {"pon", "pass"} if "pon" in want or "碰" in want else {"chi", "pass"}
+            assert kinds == offered, f"{name}: the buttons offer {kinds}"
+        finally:
+            context.close()

@@ -536,7 +536,8 @@ function turnLine() {
   if (actor !== null && actor === me()) {
     if (inWindow()) {
       const from = seatLabel(o.window.from, state.names);
-      return o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile)) : t("window_yours", from, tileName(o.window.tile));
+      return o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile))
+        : t("window_yours", from, tileName(o.window.tile), claimChoices(state.legal || []));
     }
     return o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
   }
@@ -546,6 +547,13 @@ function turnLine() {
       : t("turn_of", seatLabel(actor, state.names));
   }
   return "";
+}
+
+// The claims this seat is offered, named in the engine's order ("chi, pon", "碰"): the prompt names
+// only what is legal (no 吃 from the seat opposite, no 和 in Tianjin)
+function claimChoices(legal) {
+  const kinds = [...new Set(legal.map((a) => a.split(" ")[0]).filter((k) => ["win", "chi", "pon", "kong"].includes(k)))];
+  return kinds.map((k) => t(`claim_${k}`)).join(lang() === "zh" ? "、" : ", ");
 }
 
 function renderCenter() {
