@@ -194,3 +194,30 @@ def test_the_claim_prompt_names_only_the_claims_offered(server: str, browser: Br
             assert kinds == offered, f"{name}: the buttons offer {kinds}"
         finally:
             context.close()
+
+
+# ---- item 4: a chi button names its sequence, the suit once --------------------------------------
+
+LINES_JS = """(el) => new Set([...el.getClientRects()].map((r) => Math.round(r.top))).size"""
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_a_chi_button_names_its_sequence(server: str, browser: Browser, vp: Viewport) -> None:
+    want = {"en": ["Chi 2-3-4 characters", "Chi 3-4-5 characters", "Chi 4-5-6 characters"],
+            "zh": ["吃 二三四万", "吃 三四五万", "吃 四五六万"]}
+    problems = []
+    for lang in ("en", "zh"):
+        context, page = open_table(browser, server, vp, "BjChi", family="beijing", lang=lang)
+        try:
+            to_claim(page, "BjChi")
+            for action, text in zip(("chi 2m", "chi 3m", "chi 4m"), want[lang], strict=True):
+                button = page.locator(f'#myhand button[data-action="{action}"]')
+                label = button.locator("span[aria-hidden=true]").first
+                expect(label).to_have_text(text)
+                expect(button).to_have_attribute("aria-label", f"{text} ({button.get_attribute('aria-keyshortcuts')})")
+                lines = page.evaluate(LINES_JS, label.element_handle())
+                if lines != 1:
+                    problems.append(f"{lang}: {text!r} runs over {lines} lines")
+        finally:
+            context.close()
+    report(f"chi buttons at {vp.id}", problems)

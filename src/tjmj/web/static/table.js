@@ -2,7 +2,7 @@
 // only draws what the engine lets this seat see and sends the actions it offers.
 import { applyI18n, lang, langToggle, t, tn } from "./i18n.js";
 import {
-  api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, flowersEl, loadSeat, meldEl, saveName,
+  api, backsEl, chiName, chiTiles, diceText, discardsEl, dropSeat, el, eventText, flowersEl, loadSeat, meldEl, saveName,
   saveSeat, playerId, playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf, windTile,
   windWord,
 } from "./render.js";
@@ -621,9 +621,10 @@ function actionText(a) {
   if (kind === "win") return winLabel(state ? state.obs.phase : "turn");
   if (kind === "discard") return t("act_discard", tileName(arg));
   if (kind === "hunyou") return t("act_hunyou", tileName(arg));
+  if (kind === "chi" && arg) return `${t("act_chi")} ${chiName(arg)}`;
   const key = `act_${kind}`;
   const text = t(key);
-  return text === key ? a : arg && /^[1-9][mpsz]$/.test(arg) && kind !== "chi" ? `${text} ${tileName(arg)}` : text;
+  return text === key ? a : arg && /^[1-9][mpsz]$/.test(arg) ? `${text} ${tileName(arg)}` : text;
 }
 
 // The label of a 和 button: self-drawn on a turn, on the discard in a claim window, robbing a kong;
@@ -686,7 +687,6 @@ function actionButtons(legal) {
     let tiles = arg && /^[1-9][mpsz]$/.test(arg) ? [tileImg(arg, { size: "xs", decorative: true })] : [];
     if (kind === "chi") { // the sequence it makes, the claimed tile marked
       tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", decorative: true, cls: o.window && x === o.window.tile ? "claimed" : "" }));
-      label = `${t("act_chi")} ${chiTiles(arg).map((x) => tileName(x)).join("")}`;
     }
     const key = keyFor(kind, arg);
     return el("button", {
