@@ -15,12 +15,15 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.scripted import script_wall
+from tests.test_store import batches
 from tests.test_beijing_web import seed_for
 from tests.test_mcr_rules import mcr_wall
 from tests.test_web import LOOSE
 from tests.ui_helpers import VIEWPORTS, WIN_HAND, Viewport, quiet_bots, report, serving
+from tjmj.bots import make_bot
 from tjmj.game import Match
 from tjmj.rules import Rules
+from tjmj.simulate import play_with
 from tjmj.web.app import create_app
 from tjmj.web.store import Store
 
@@ -71,15 +74,34 @@ class Scenes:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
+    """The server's URL and its store (a test may store a finished match in it)."""
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('i34') / 'i34.sqlite3'}")
     app = create_app(store, bot_delay=0.0, next_delay=1.0, rate_limit=(1000, 1000.0), limits=LOOSE,
                      match_factory=Scenes(), bot_factory=quiet_bots)
     try:
         with serving(app) as url:
-            yield url
+            yield url, store
     finally:
         store.close()
+
+
+@pytest.fixture(scope="module")
+def server(served: tuple[str, Store]) -> str:
+    return served[0]
+
+
+def store_played(store: Store, m: Match, seed: int) -> int:
+    """A match played to its end, stored as the server stores one (its events in batches, then finished)."""
+    players = [{"seat": seat, "name": m.names[m.seating[seat]], "kind": "bot", "bot": "baseline",
+                "player": m.seating[seat]} for seat in range(4)]
+    mid = store.create_match(f"P{seed}", m.events[0]["rules"], seed, players)
+    at = 0
+    for batch in batches(list(m.events)):
+        store.append_events(mid, batch, at=at)
+        at += len(batch)
+    store.finish_match(mid, list(m.scores))
+    return mid
 
 
 def open_table(browser: Browser, base: str, vp: Viewport, name: str, *, family: str = "tianjin",
@@ -221,3 +243,48 @@ def test_a_chi_button_names_its_sequence(server: str, browser: Browser, vp: View
         finally:
             context.close()
     report(f"chi buttons at {vp.id}", problems)
+
+
+# ---- item 3: the replay's "winning tile" tag stays inside its seat -------------------------------
+
+
+@pytest.fixture(scope="module")
+def left_win(served: tuple[str, Store]) -> int:
+    """A stored one-hand match that North (seat 3, the replay's left seat on a desktop) wins with
+    all 14 tiles in hand (no meld: the longest hand, which wraps in the narrow seat)."""
+    for seed in range(1, 500):
+        m = play_with(Match(Rules.preset("classic", match_hands=1), seed, names=["Ann", "Bob", "Cy", "Di"]),
+                      [make_bot("baseline") for _ in range(4)], seed)
+        hora = [e for e in m.events if e["type"] == "hora"]
+        if hora and hora[0]["actor"] == 3 and not hora[0].get("melds"):
+            return store_played(served[1], m, seed)
+    raise AssertionError("no seed gives North a concealed win")
+
+
+INSIDE_JS = """([inner, outer]) => {
+  const a = document.querySelector(inner).getBoundingClientRect(), b = document.querySelector(outer).getBoundingClientRect();
+  return [a.left - b.left, b.right - a.right, a.top - b.top, b.bottom - a.bottom].map(Math.round);
+}"""
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_the_replay_shows_the_winning_tile_tag_whole(server: str, browser: Browser, vp: Viewport, left_win: int
+                                                     ) -> None:
+    problems = []
+    for lang in ("en", "zh"):
+        context = vp.context(browser)
+        try:
+            page = context.new_page()
+            page.goto(f"{server}/replay/{left_win}?lang={lang}")
+            expect(page.locator("#pos-3 .rp-seathead")).to_be_visible()
+            page.keyboard.press("End")  # the hand's end: the win
+            label = page.locator("#pos-3 .rp-winlabel")
+            expect(label).to_have_text("winning tile" if lang == "en" else "和张")
+            label.scroll_into_view_if_needed()
+            for outer in ("#pos-3", "#board"):  # its seat, and the board (which scrolls, and clips)
+                margins = page.evaluate(INSIDE_JS, ["#pos-3 .rp-winlabel", outer])
+                if min(margins) < 0:
+                    problems.append(f"{lang}: the tag sticks out of {outer} (left, right, top, bottom: {margins})")
+        finally:
+            context.close()
+    report(f"the winning tile's tag at {vp.id}", problems)
