@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.scripted import script_wall
-from tests.test_store import batches
 from tests.test_beijing_web import seed_for
 from tests.test_mcr_rules import mcr_wall
+from tests.test_store import batches
 from tests.test_web import LOOSE
 from tests.ui_helpers import VIEWPORTS, WIN_HAND, Viewport, quiet_bots, report, serving
 from tjmj.bots import make_bot
@@ -288,3 +288,41 @@ def test_the_replay_shows_the_winning_tile_tag_whole(server: str, browser: Brows
         finally:
             context.close()
     report(f"the winning tile's tag at {vp.id}", problems)
+
+
+# ---- item 7: the payments, the lobby's bar, the waiting room, the claim at 390 px ----------------
+
+# how many lines an element's text runs over (the line boxes of its text, less a screen reader's)
+TEXT_LINES_JS = """(el) => {
+  const tops = new Set();
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim() || n.parentElement.closest('.sr-only')) continue;
+    const r = document.createRange();
+    r.selectNodeContents(n);
+    for (const b of r.getClientRects()) tops.add(Math.round(b.top));
+  }
+  return tops.size;
+}"""
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_each_payment_and_its_formula_stay_on_one_line(server: str, browser: Browser, vp: Viewport) -> None:
+    """The dealer sits (×2) and wins: each payment's payer, payee, amount and reason, and the formula
+    ("32 fan × sit 2 = 64", 32番 × 坐庄2 = 64) under it, each on one line."""
+    problems = []
+    for lang in ("en", "zh"):
+        context, page = open_table(browser, server, vp, "Sit", preset="yiyou", lang=lang)
+        try:
+            page.locator('#myhand button[data-action="sit 1"]').click()
+            page.locator('#myhand button[data-action="win"]').click()
+            cells = page.locator("#modal table.payments td")
+            expect(cells.first).to_be_visible()
+            expect(page.locator("#modal table.payments td.why").first).to_contain_text("= 64")
+            for i in range(cells.count()):
+                lines = page.evaluate(TEXT_LINES_JS, cells.nth(i).element_handle())
+                if lines != 1:
+                    problems.append(f"{lang}: {cells.nth(i).inner_text()!r} runs over {lines} lines")
+        finally:
+            context.close()
+    report(f"the payments at {vp.id}", problems)

@@ -1035,16 +1035,20 @@ function whyText(p) {
   return (p.why || []).map((f) => t(`why_${f.key}`, f.times)).join(" · ");
 }
 
+// Each payment on a row, and how it is reached on a row of its own below it: a fifth column for the
+// formula left every column too narrow on a phone (names and formulas wrapped over 2–4 lines).
 function paymentsTable(s) {
   const names = s.names;
   return el("table", { class: "payments" },
     el("caption", { class: "sr-only" }, t("payments")),
     el("tr", {}, el("th", { scope: "col" }, t("payer")), el("th", { scope: "col" }, t("payee")),
-      el("th", { scope: "col" }, t("amount")), el("th", { scope: "col" }, t("reason")), el("th", { scope: "col" }, t("how"))),
-    s.payments.map((p) => el("tr", {},
-      el("td", {}, seatLabel(p.payer, names)), el("td", {}, seatLabel(p.payee, names)),
-      el("td", { class: "num" }, String(p.amount)), el("td", {}, t(REASON[p.reason] || p.reason)),
-      el("td", { class: "why" }, whyText(p)))));
+      el("th", { scope: "col" }, t("amount")), el("th", { scope: "col" }, t("reason"))),
+    s.payments.flatMap((p) => [
+      el("tr", { class: "pay" },
+        el("td", {}, seatLabel(p.payer, names)), el("td", {}, seatLabel(p.payee, names)),
+        el("td", { class: "num" }, String(p.amount)), el("td", {}, t(REASON[p.reason] || p.reason))),
+      el("tr", { class: "how" },
+        el("td", { class: "why", colspan: "4" }, el("span", { class: "sr-only" }, `${t("how")}${lang() === "zh" ? "：" : ": "}`), whyText(p)))]));
 }
 
 // A Beijing hand (B5, B6): who won and how, each element and how they make the value, then each
