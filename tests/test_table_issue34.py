@@ -326,3 +326,32 @@ def test_each_payment_and_its_formula_stay_on_one_line(server: str, browser: Bro
         finally:
             context.close()
     report(f"the payments at {vp.id}", problems)
+
+
+BOXES_JS = """(sels) => sels.map((s) => [...document.querySelectorAll(s)].map((e) => {
+  const r = e.getBoundingClientRect(); return [s, Math.round(r.left), Math.round(r.right), Math.round(r.top), Math.round(r.bottom)];
+})).flat()"""
+
+
+@pytest.mark.parametrize("vp", [VIEWPORTS[0], PHONE, DESKTOP], ids=[VIEWPORTS[0].id, *SIZE_IDS])
+def test_the_lobby_bar_keeps_its_links_on_screen(server: str, browser: Browser, vp: Viewport) -> None:
+    """With a name, the lobby's bar holds History, My statistics and the language button: each is
+    inside the window, and the title gives way (it does not run under them)."""
+    problems = []
+    for lang in ("en", "zh"):
+        context = vp.context(browser)
+        try:
+            page = context.new_page()
+            page.goto(f"{server}/?lang={lang}")
+            page.fill("#name", "Ann")
+            expect(page.locator("#my-stats")).to_be_visible()
+            boxes = page.evaluate(BOXES_JS, [".topbar > .brand", ".topbar nav > a:not([hidden]), .topbar nav > button"])
+            width = vp.width
+            brand = boxes[0]
+            for _, left, right, _, _ in boxes[1:]:
+                if right > width or left < brand[2]:
+                    problems.append(f"{lang}: a link of the bar at {left}..{right}, the title ends at {brand[2]}, "
+                                    f"the window is {width} px wide")
+        finally:
+            context.close()
+    report(f"the lobby's bar at {vp.id}", problems)
