@@ -355,3 +355,24 @@ def test_the_lobby_bar_keeps_its_links_on_screen(server: str, browser: Browser, 
         finally:
             context.close()
     report(f"the lobby's bar at {vp.id}", problems)
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_the_private_checkbox_stands_apart_from_start(server: str, browser: Browser, vp: Viewport) -> None:
+    problems = []
+    for lang in ("en", "zh"):
+        context = vp.context(browser)
+        try:
+            r = context.request.post(f"{server}/api/rooms", data={"name": "Host", "match_hands": 1})
+            assert r.ok, r.text()
+            d = r.json()
+            page = context.new_page()
+            page.goto(f"{server}/table/{d['room']}?lang={lang}#token={d['token']}&player=0")
+            expect(page.locator("#private")).to_be_visible()
+            boxes = page.evaluate(BOXES_JS, ["#waiting label.toggle", "#waiting button.primary.big"])
+            gap = boxes[1][3] - boxes[0][4]
+            if gap < 8:
+                problems.append(f"{lang}: {gap} px between the Private checkbox's text and the Start button")
+        finally:
+            context.close()
+    report(f"the waiting room at {vp.id}", problems)
