@@ -376,3 +376,18 @@ def test_the_private_checkbox_stands_apart_from_start(server: str, browser: Brow
         finally:
             context.close()
     report(f"the waiting room at {vp.id}", problems)
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_no_empty_band_between_the_table_and_the_hand_in_a_claim(server: str, browser: Browser, vp: Viewport
+                                                                 ) -> None:
+    """In a claim window the person's seat (under the discard offered) sits on the hand and its
+    buttons: the felt's spare height is not a band between them."""
+    context, page = open_table(browser, server, vp, "BjPon", family="beijing")
+    try:
+        to_claim(page, "BjPon")
+        boxes = page.evaluate(BOXES_JS, ["#pos-0", "#myhand"])
+        gap = boxes[1][3] - boxes[0][4]
+        assert 0 <= gap <= 16, f"{gap} px between the person's seat and the hand"
+    finally:
+        context.close()
