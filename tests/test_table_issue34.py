@@ -8,6 +8,7 @@ never claim, and discard what they drew (the dealer's first discard: its lowest 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -391,3 +392,26 @@ def test_no_empty_band_between_the_table_and_the_hand_in_a_claim(server: str, br
         assert 0 <= gap <= 16, f"{gap} px between the person's seat and the hand"
     finally:
         context.close()
+
+
+# ---- item 11: nits --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_a_replay_that_does_not_exist_shows_no_controls(server: str, browser: Browser, vp: Viewport) -> None:
+    """/replay/9999: the page says there is no such match, in the page's language, and offers the
+    stored matches; no board, no step buttons, no move list to open."""
+    for lang, text in (("en", "There is no such match"), ("zh", "没有这场对局")):
+        context = vp.context(browser)
+        try:
+            page = context.new_page()
+            page.goto(f"{server}/replay/9999?lang={lang}")
+            expect(page.locator("#title")).not_to_have_text(re.compile("^(回放|Replay)$"))  # the load failed
+            for hidden in ("#board", "#movesbtn", "#side", ".rp-controls", "#fwd", "#slider"):
+                expect(page.locator(hidden)).to_be_hidden()
+            expect(page.locator("#title")).to_have_text(text)
+            expect(page.locator("main a[href='/history']")).to_be_visible()
+            page.locator("#lang").click()  # the other language: the message follows
+            expect(page.locator("#title")).not_to_have_text(text)
+        finally:
+            context.close()

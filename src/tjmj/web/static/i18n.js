@@ -231,7 +231,6 @@ const STRINGS = {
   tiles_n: ["{0} 张", "{0} tiles"],
   spectating: ["观战中", "watching"],
   all_hands: ["所有手牌可见", "all hands shown"],
-  not_found: ["找不到", "Not found"],
   error: ["错误", "Error"],
   // lobby, history, replay (issue 11)
   hands_n_one: ["{0} 局", "{0} hand"],
@@ -276,6 +275,8 @@ const STRINGS = {
   err_playing: ["对局还在进行，可以到牌桌观战", "The match is still being played; watch it at its table"],
   err_not_stored: ["这场对局没有保存任何一局", "Nothing of this match was stored"],
   err_other: ["出错了：{0}", "Something went wrong: {0}"],
+  err_no_match: ["没有这场对局", "There is no such match"],
+  replay_to_history: ["看已保存的对局", "See the stored matches"],
   // the table (issue 11)
   skip_to_hand: ["跳到手牌", "Skip to your hand"],
   the_table: ["牌桌", "The table"],

@@ -326,7 +326,7 @@ const ERRORS = [
   [/too many requests/, "err_rate"],
   [/still being played/, "err_playing"],
   [/nothing of this match was stored/, "err_not_stored"],
-  [/^no match/, "not_found"],
+  [/^no match/, "err_no_match"],
 ];
 export function errorText(message) {
   const text = String(message || "");
