@@ -415,3 +415,19 @@ def test_a_replay_that_does_not_exist_shows_no_controls(server: str, browser: Br
             expect(page.locator("#title")).not_to_have_text(text)
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_a_bad_player_name_is_explained_in_the_page_language(server: str, browser: Browser, vp: Viewport) -> None:
+    """/player/%20bad%20 (spaces at the ends: the server refuses the name) says why in the page's
+    language, in the page, not as an English toast."""
+    for lang, text in (("zh", "玩家名字是 1 到 20 个字符，首尾不能有空格"),
+                       ("en", "A player's name has 1 to 20 characters, without spaces at either end")):
+        context = vp.context(browser)
+        try:
+            page = context.new_page()
+            page.goto(f"{server}/player/%20bad%20?lang={lang}", wait_until="networkidle")
+            expect(page.locator("#families")).to_have_text(text)
+            expect(page.locator(".toast")).to_have_count(0)
+        finally:
+            context.close()

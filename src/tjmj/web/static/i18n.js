@@ -276,6 +276,7 @@ const STRINGS = {
   err_not_stored: ["这场对局没有保存任何一局", "Nothing of this match was stored"],
   err_other: ["出错了：{0}", "Something went wrong: {0}"],
   err_no_match: ["没有这场对局", "There is no such match"],
+  err_player_name: ["玩家名字是 1 到 20 个字符，首尾不能有空格", "A player's name has 1 to 20 characters, without spaces at either end"],
   replay_to_history: ["看已保存的对局", "See the stored matches"],
   // the table (issue 11)
   skip_to_hand: ["跳到手牌", "Skip to your hand"],

@@ -327,6 +327,7 @@ const ERRORS = [
   [/still being played/, "err_playing"],
   [/nothing of this match was stored/, "err_not_stored"],
   [/^no match/, "err_no_match"],
+  [/player's name has/, "err_player_name"],
 ];
 export function errorText(message) {
   const text = String(message || "");
