@@ -92,10 +92,12 @@ def server(served: tuple[str, Store]) -> str:
     return served[0]
 
 
-def store_played(store: Store, m: Match, seed: int) -> int:
-    """A match played to its end, stored as the server stores one (its events in batches, then finished)."""
-    players = [{"seat": seat, "name": m.names[m.seating[seat]], "kind": "bot", "bot": "baseline",
-                "player": m.seating[seat]} for seat in range(4)]
+def store_played(store: Store, m: Match, seed: int, people: int = 0) -> int:
+    """A match played to its end, stored as the server stores one (its events in batches, then
+    finished); players 0 … ``people`` − 1 are people, the others bots."""
+    players = [{"seat": seat, "name": m.names[m.seating[seat]], "kind": "human" if m.seating[seat] < people else "bot",
+                "bot": None if m.seating[seat] < people else "baseline", "player": m.seating[seat]}
+               for seat in range(4)]
     mid = store.create_match(f"P{seed}", m.events[0]["rules"], seed, players)
     at = 0
     for batch in batches(list(m.events)):
@@ -429,5 +431,29 @@ def test_a_bad_player_name_is_explained_in_the_page_language(server: str, browse
             page.goto(f"{server}/player/%20bad%20?lang={lang}", wait_until="networkidle")
             expect(page.locator("#families")).to_have_text(text)
             expect(page.locator(".toast")).to_have_count(0)
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_one_match_is_said_in_words_not_drawn_in_an_empty_box(served: tuple[str, Store], browser: Browser,
+                                                             vp: Viewport) -> None:
+    """A player with one finished match: the score over time is a sentence with the total, not a
+    chart box holding one dot."""
+    base, store = served
+    m = play_with(Match(Rules.preset("classic", match_hands=1), 7, names=["Solo", "B1", "B2", "B3"]),
+                  [make_bot("baseline") for _ in range(4)], 7)
+    if not store.player_matches("Solo"):
+        store_played(store, m, 7, people=1)
+    total = m.scores[m.seating.index(0)]
+    shown = f"+{total}" if total > 0 else f"\u2212{-total}" if total < 0 else "0"
+    for lang, text in (("en", f"One match so far, {shown} in all"), ("zh", f"只有 1 场，累计 {shown}")):
+        context = vp.context(browser)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/player/Solo?lang={lang}")
+            plot = page.get_by_test_id("family-tianjin").get_by_test_id("score-plot")
+            expect(plot).to_contain_text(text)
+            assert plot.evaluate("(e) => e.tagName") == "P"
         finally:
             context.close()

@@ -436,6 +436,7 @@ const STRINGS = {
   ps_pull_line: ["拉庄 {0} 局（共 {1} 次），这些局净得 {2}", "hands pulled in: {0} (pulls: {1}) · net {2} in those hands"],
   ps_plot: ["累计得分", "Score over time"],
   ps_plot_label: ["每场之后的累计得分，共 {0} 场", "The running total after each of {0} matches"],
+  ps_plot_one: ["只有 1 场，累计 {0}；从第 2 场起画出曲线", "One match so far, {0} in all; the line starts with the second match"],
   ps_point: ["第 {0} 场（对局 {1}）：{2}，累计 {3}", "match {0} (#{1}): {2}, total {3}"],
   ps_no_player: ["没有这个玩家已结束的对局", "No finished matches of this player"],
 };

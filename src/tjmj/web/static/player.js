@@ -30,6 +30,9 @@ function svg(tag, attrs = {}, ...children) {
 
 // the running total after each match: one point per match, a zero line, the extremes labelled
 function plot(timeline) {
+  if (timeline.length === 1) { // one point in an empty box says less than a sentence
+    return el("p", { class: "score-one", "data-testid": "score-plot" }, t("ps_plot_one", signedDelta(timeline[0].total)));
+  }
   const W = 640, H = 220, L = 48, R = 12, T = 14, B = 26;
   const totals = timeline.map((p) => p.total);
   const lo = Math.min(0, ...totals), hi = Math.max(0, ...totals);
