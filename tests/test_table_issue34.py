@@ -457,3 +457,52 @@ def test_one_match_is_said_in_words_not_drawn_in_an_empty_box(served: tuple[str,
             assert plot.evaluate("(e) => e.tagName") == "P"
         finally:
             context.close()
+
+
+@pytest.fixture(scope="module")
+def mcr_two_hands(served: tuple[str, Store]) -> int:
+    """A stored two-hand MCR match: in hand 2 the dealer has passed, so no seat's wind is its letter."""
+    m = play_with(Match(Rules.preset("mcr", match_hands=2), 3, names=["Ann", "Bob", "Cy", "Di"]),
+                  [make_bot("baseline") for _ in range(4)], 3)
+    return store_played(served[1], m, 3)
+
+
+WINDS_EN = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+@pytest.mark.parametrize("vp", SIZES, ids=SIZE_IDS)
+def test_an_mcr_seat_says_which_is_its_place_and_which_its_wind(server: str, browser: Browser, vp: Viewport,
+                                                                mcr_two_hands: int) -> None:
+    """The seat's letter is its fixed place, the badge beside it this hand's seat wind: the badge
+    says "seat wind South" (门风 南), the letter's title "Seat W: its fixed place …".  Checked at the
+    table (hand 1) and in the replay's hand 2, where the winds have moved on from the letters."""
+    context, page = open_table(browser, server, vp, "McrPon", family="mcr")
+    try:
+        to_claim(page, "McrPon")
+        expect(page.locator("#pos-0 .mark.seatwind")).to_have_text("seat wind West")
+        expect(page.locator("#pos-0 .wind")).to_have_attribute("title", re.compile(r"^Seat W: its fixed place"))
+    finally:
+        context.close()
+    for lang in ("en", "zh"):
+        context = vp.context(browser)
+        try:
+            page = context.new_page()
+            page.goto(f"{server}/replay/{mcr_two_hands}?lang={lang}")
+            expect(page.locator("#pos-0 .rp-seathead")).to_be_visible()
+            page.keyboard.press("PageDown")  # hand 2
+            expect(page.locator("#handline")).to_contain_text("2")
+            moved = 0
+            for seat in range(4):
+                letter = page.locator(f"#pos-{seat} .rp-wind")
+                mark = page.locator(f"#pos-{seat} .rp-mark.seatwind")
+                if lang == "en":
+                    expect(mark).to_have_text(re.compile(r"^seat wind (East|South|West|North)$"))
+                    expect(letter).to_have_attribute("title", re.compile(rf"^Seat {letter.inner_text()}: its fixed place"))
+                    moved += mark.inner_text().split()[-1] != WINDS_EN[letter.inner_text()]
+                else:
+                    expect(mark).to_have_text(re.compile(r"^门风 [东南西北]$"))
+                    expect(letter).to_have_attribute("title", re.compile(rf"^座位{letter.inner_text()}："))
+                    moved += mark.inner_text()[-1] != letter.inner_text()
+            assert moved == 4, f"hand 2 of the replay: {moved} of 4 seats have a wind other than their letter"
+        finally:
+            context.close()

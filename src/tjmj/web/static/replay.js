@@ -136,7 +136,7 @@ function seatEl(seat, step, shown) {
   if (st && st.hunyou) marks.push(el("span", { class: "rp-mark hunyou" }, t("hunyou_mark")));
   if (st && st.xiaoxianggong) marks.push(el("span", { class: "rp-mark xxg" }, t("xiaoxianggong")));
   const head = el("div", { class: "rp-seathead" },
-    el("span", { class: "rp-wind", "aria-hidden": "true" }, windOf(seat)), el("span", { class: "rp-name" }, shown[seat]), ...marks,
+    el("span", { class: "rp-wind", "aria-hidden": "true", title: s.seat_winds ? t("seat_place", windOf(seat)) : null }, windOf(seat)), el("span", { class: "rp-name" }, shown[seat]), ...marks,
     el("span", { class: "rp-spacer" }),
     end ? el("span", { class: `rp-delta ${end.deltas[seat] > 0 ? "up" : end.deltas[seat] < 0 ? "down" : ""}` }, signedDelta(end.deltas[seat])) : null,
     el("span", { class: "rp-score" }, total(score)));

@@ -486,7 +486,9 @@ function seatHeader(s) {
   const acting = isActing(s);
   const timer = acting && state.deadline ? el("span", { class: "timer", "data-timer": "1" }, `${remaining()}s`) : null;
   return el("div", { class: `seathead${acting ? " acting" : ""}` },
-    el("span", { class: "wind", title: t(`wind_${s}`) }, windOf(s)),
+    // MCR: the letter is the seat's fixed place (the log and the turn line name seats by it), the
+    // badge beside it this hand's seat wind: each says which it is
+    el("span", { class: "wind", title: caps().winds ? t("seat_place", windOf(s)) : t(`wind_${s}`) }, windOf(s)),
     el("span", { class: "pname" }, state.names[s]), ...who, ...marks,
     timer,
     el("span", { class: "pscore", "aria-label": `${t("score")} ${o.scores[s]}` }, String(o.scores[s])));
