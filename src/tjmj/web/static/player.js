@@ -2,13 +2,14 @@
 // figures, the placements, the scoring elements, 铲/kongs/坐庄/拉庄, and the score over time as
 // an SVG line (built here, no library: the CSP allows no inline script or style).
 import { applyI18n, langToggle, t } from "./i18n.js";
-import { api, el, errorText, signedDelta, toast } from "./render.js";
+import { api, el, errorText, signedDelta } from "./render.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing", mcr: "family_mcr" };
 const name = decodeURIComponent(location.pathname.replace(/^\/player\//, ""));
 const id = new URLSearchParams(location.search).get("id") || "";
 let report = null;
+let failure = ""; // the server's words when the page cannot be had (a bad name), said at each render
 
 function pct(x) {
   return x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`;
@@ -29,6 +30,9 @@ function svg(tag, attrs = {}, ...children) {
 
 // the running total after each match: one point per match, a zero line, the extremes labelled
 function plot(timeline) {
+  if (timeline.length === 1) { // one point in an empty box says less than a sentence
+    return el("p", { class: "score-one", "data-testid": "score-plot" }, t("ps_plot_one", signedDelta(timeline[0].total)));
+  }
   const W = 640, H = 220, L = 48, R = 12, T = 14, B = 26;
   const totals = timeline.map((p) => p.total);
   const lo = Math.min(0, ...totals), hi = Math.max(0, ...totals);
@@ -111,7 +115,7 @@ function render() {
   const box = document.getElementById("families");
   if (!report) {
     summary.textContent = "";
-    box.replaceChildren(el("p", {}, t("ps_no_player")));
+    box.replaceChildren(el("p", { "data-testid": "player-missing" }, failure ? errorText(failure) : t("ps_no_player")));
     return;
   }
   summary.textContent = `${t("ps_summary", report.matches, report.hands, report.wins, pct(report.win_rate))} · ${t(id ? "ps_by_id" : "ps_by_name")}`;
@@ -123,7 +127,7 @@ async function load() {
     report = await api(`/api/players/${encodeURIComponent(name)}${id ? `?id=${encodeURIComponent(id)}` : ""}`);
   } catch (e) {
     report = null;
-    if (!/no finished matches/.test(e.message)) toast(errorText(e.message));
+    failure = /no finished matches/.test(e.message) ? "" : e.message;
   }
   render();
 }

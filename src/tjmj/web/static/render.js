@@ -129,6 +129,13 @@ export function chiTiles(low) {
   return [n, n + 1, n + 2].map((x) => `${x}${low[1]}`);
 }
 
+// A chi's sequence in words, the suit said once: "5-6-7 dots", 五六七饼 (not "5 dots6 dots7 dots")
+export function chiName(low) {
+  const n = Number(low[0]);
+  const s = low[1];
+  return lang() === "zh" ? `${NUM_ZH[n - 1]}${NUM_ZH[n]}${NUM_ZH[n + 1]}${SUIT_ZH[s]}` : `${n}-${n + 1}-${n + 2} ${SUIT_EN[s]}`;
+}
+
 export function meldEl(text, wilds = [], size = "sm") {
   const { tiles, kind, concealed } = parseMeld(text);
   const words = `${t(`meld_${kind}`)}: ${tiles.map((x) => tileWords(x, { wild: wilds.includes(x) })).join(", ")}`;
@@ -319,7 +326,8 @@ const ERRORS = [
   [/too many requests/, "err_rate"],
   [/still being played/, "err_playing"],
   [/nothing of this match was stored/, "err_not_stored"],
-  [/^no match/, "not_found"],
+  [/^no match/, "err_no_match"],
+  [/player's name has/, "err_player_name"],
 ];
 export function errorText(message) {
   const text = String(message || "");

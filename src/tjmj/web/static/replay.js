@@ -136,7 +136,7 @@ function seatEl(seat, step, shown) {
   if (st && st.hunyou) marks.push(el("span", { class: "rp-mark hunyou" }, t("hunyou_mark")));
   if (st && st.xiaoxianggong) marks.push(el("span", { class: "rp-mark xxg" }, t("xiaoxianggong")));
   const head = el("div", { class: "rp-seathead" },
-    el("span", { class: "rp-wind", "aria-hidden": "true" }, windOf(seat)), el("span", { class: "rp-name" }, shown[seat]), ...marks,
+    el("span", { class: "rp-wind", "aria-hidden": "true", title: s.seat_winds ? t("seat_place", windOf(seat)) : null }, windOf(seat)), el("span", { class: "rp-name" }, shown[seat]), ...marks,
     el("span", { class: "rp-spacer" }),
     end ? el("span", { class: `rp-delta ${end.deltas[seat] > 0 ? "up" : end.deltas[seat] < 0 ? "down" : ""}` }, signedDelta(end.deltas[seat])) : null,
     el("span", { class: "rp-score" }, total(score)));
@@ -229,8 +229,15 @@ function centerEl(step, shown) {
 
 function render() {
   if (failed) {
-    $("title").textContent = failed;
-    document.title = `${failed} — ${t("title")}`;
+    // nothing to step through: the reason and the way to the stored matches, no board or controls
+    const text = failed === "unavailable" ? t("replay_unavailable") : errorText(failed);
+    $("title").textContent = text;
+    document.title = `${text} — ${t("title")}`;
+    $("replay").classList.add("failed");
+    for (const node of [$("board"), $("movesbtn"), $("side"), document.querySelector(".rp-controls")]) node.hidden = true;
+    const back = $("failedback") || el("p", { id: "failedback", class: "rp-failed" });
+    back.replaceChildren(el("a", { class: "button", href: "/history" }, t("replay_to_history")));
+    if (!back.isConnected) $("board").before(back);
     return;
   }
   if (!steps.length) return;
@@ -337,11 +344,11 @@ applyI18n();
     const rules = (d.match && d.match.rules) || {};
     family = rules.family || "tianjin";
     preset = rules.preset || "";
-    if (!steps.length) failed = t("replay_unavailable");
+    if (!steps.length) failed = "unavailable";
     const q = new URLSearchParams(location.search);
     go(q.has("step") ? Number(q.get("step")) || 0 : 0);
   } catch (e) {
-    failed = errorText(e.message);
+    failed = e.message || "?"; // the server's words, said in the page's language at each render
     render();
   }
 })();

@@ -2,7 +2,7 @@
 // only draws what the engine lets this seat see and sends the actions it offers.
 import { applyI18n, lang, langToggle, t, tn } from "./i18n.js";
 import {
-  api, backsEl, chiTiles, diceText, discardsEl, dropSeat, el, eventText, flowersEl, loadSeat, meldEl, saveName,
+  api, backsEl, chiName, chiTiles, diceText, discardsEl, dropSeat, el, eventText, flowersEl, loadSeat, meldEl, saveName,
   saveSeat, playerId, playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf, windTile,
   windWord,
 } from "./render.js";
@@ -486,7 +486,9 @@ function seatHeader(s) {
   const acting = isActing(s);
   const timer = acting && state.deadline ? el("span", { class: "timer", "data-timer": "1" }, `${remaining()}s`) : null;
   return el("div", { class: `seathead${acting ? " acting" : ""}` },
-    el("span", { class: "wind", title: t(`wind_${s}`) }, windOf(s)),
+    // MCR: the letter is the seat's fixed place (the log and the turn line name seats by it), the
+    // badge beside it this hand's seat wind: each says which it is
+    el("span", { class: "wind", title: caps().winds ? t("seat_place", windOf(s)) : t(`wind_${s}`) }, windOf(s)),
     el("span", { class: "pname" }, state.names[s]), ...who, ...marks,
     timer,
     el("span", { class: "pscore", "aria-label": `${t("score")} ${o.scores[s]}` }, String(o.scores[s])));
@@ -536,7 +538,8 @@ function turnLine() {
   if (actor !== null && actor === me()) {
     if (inWindow()) {
       const from = seatLabel(o.window.from, state.names);
-      return o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile)) : t("window_yours", from, tileName(o.window.tile));
+      return o.phase === "rob" ? t("rob_yours", from, tileName(o.window.tile))
+        : t("window_yours", from, tileName(o.window.tile), claimChoices(state.legal || []));
     }
     return o.phase === "sit" ? t("choose_sit") : o.phase === "pull" ? t("choose_pull") : t("your_turn");
   }
@@ -546,6 +549,13 @@ function turnLine() {
       : t("turn_of", seatLabel(actor, state.names));
   }
   return "";
+}
+
+// The claims this seat is offered, named in the engine's order ("chi, pon", "碰"): the prompt names
+// only what is legal (no 吃 from the seat opposite, no 和 in Tianjin)
+function claimChoices(legal) {
+  const kinds = [...new Set(legal.map((a) => a.split(" ")[0]).filter((k) => ["win", "chi", "pon", "kong"].includes(k)))];
+  return kinds.map((k) => t(`claim_${k}`)).join(lang() === "zh" ? "、" : ", ");
 }
 
 function renderCenter() {
@@ -595,6 +605,17 @@ function renderCenter() {
 // the others digits.
 const ACTION_KEY = { win: "w", pon: "p", kong: "k", ankong: "k", added_kong: "k", chi: "c", pass: "x", hungang: "g", sit: "s", pull: "l" };
 
+// 坐庄/拉庄 (R7): the letter goes to the choice it names (S sits, L pulls once), a decline takes X,
+// the pass key, and a higher level its own digit (2 pulls twice); the server's order of the choices
+// (pull 0 first) decides nothing.  Every level also answers its digit (0 declines, 1 sits or pulls
+// once), as the terminal's keys do.
+function levelKey(kind, arg) {
+  const n = Number(arg);
+  if (n === 0) return "x";
+  if (n === 1) return ACTION_KEY[kind];
+  return n <= 9 ? String(n) : null;
+}
+
 function actionText(a) {
   const [kind, arg] = a.split(" ");
   if (kind === "sit") return arg === "1" ? t("act_sit") : t("act_no_sit");
@@ -602,9 +623,10 @@ function actionText(a) {
   if (kind === "win") return winLabel(state ? state.obs.phase : "turn");
   if (kind === "discard") return t("act_discard", tileName(arg));
   if (kind === "hunyou") return t("act_hunyou", tileName(arg));
+  if (kind === "chi" && arg) return `${t("act_chi")} ${chiName(arg)}`;
   const key = `act_${kind}`;
   const text = t(key);
-  return text === key ? a : arg && /^[1-9][mpsz]$/.test(arg) && kind !== "chi" ? `${text} ${tileName(arg)}` : text;
+  return text === key ? a : arg && /^[1-9][mpsz]$/.test(arg) ? `${text} ${tileName(arg)}` : text;
 }
 
 // The label of a 和 button: self-drawn on a turn, on the discard in a claim window, robbing a kong;
@@ -654,7 +676,8 @@ function actionButtons(legal) {
   const version = state.version;
   const used = new Set();
   let digit = 1;
-  const keyFor = (kind) => {
+  const keyFor = (kind, arg) => {
+    if (kind === "sit" || kind === "pull") return levelKey(kind, arg); // the only choices offered then
     const letter = ACTION_KEY[kind];
     if (letter && !used.has(letter)) { used.add(letter); return letter; }
     while (digit <= 9 && used.has(String(digit))) digit++;
@@ -670,9 +693,8 @@ function actionButtons(legal) {
     let tiles = arg && /^[1-9][mpsz]$/.test(arg) ? [tileImg(arg, { size: "xs", decorative: true })] : [];
     if (kind === "chi") { // the sequence it makes, the claimed tile marked
       tiles = chiTiles(arg).map((x) => tileImg(x, { size: "xs", decorative: true, cls: o.window && x === o.window.tile ? "claimed" : "" }));
-      label = `${t("act_chi")} ${chiTiles(arg).map((x) => tileName(x)).join("")}`;
     }
-    const key = keyFor(kind);
+    const key = keyFor(kind, arg);
     return el("button", {
       class: `act act-${kind}${kind === "win" || kind === "hungang" ? " primary" : ""}`, type: "button",
       "data-action": a, title: kind === "win" ? fans : null, "aria-keyshortcuts": key ? key.toUpperCase() : null,
@@ -810,8 +832,10 @@ document.addEventListener("keydown", (e) => {
   if (onHand && e.key === "End") { e.preventDefault(); moveFocus(Infinity); return; }
   if (e.key.length !== 1) return;
   const key = e.key.toUpperCase();
-  const btn = [...document.querySelectorAll("#myhand button[data-action]")]
-    .find((b) => (b.getAttribute("aria-keyshortcuts") || "") === key);
+  const buttons = [...document.querySelectorAll("#myhand button[data-action]")];
+  const btn = buttons.find((b) => (b.getAttribute("aria-keyshortcuts") || "") === key)
+    // a 坐庄/拉庄 level by its digit: "0" declines, "1" sits or pulls once (levelKey)
+    || (/^[0-9]$/.test(key) ? buttons.find((b) => /^(sit|pull) /.test(b.dataset.action) && b.dataset.action.endsWith(` ${key}`)) : null);
   if (btn) { e.preventDefault(); btn.click(); return; }
   if (key === "H" && me() !== null) { // H: to the hand
     e.preventDefault();
@@ -1018,16 +1042,20 @@ function whyText(p) {
   return (p.why || []).map((f) => t(`why_${f.key}`, f.times)).join(" · ");
 }
 
+// Each payment on a row, and how it is reached on a row of its own below it: a fifth column for the
+// formula left every column too narrow on a phone (names and formulas wrapped over 2–4 lines).
 function paymentsTable(s) {
   const names = s.names;
   return el("table", { class: "payments" },
     el("caption", { class: "sr-only" }, t("payments")),
     el("tr", {}, el("th", { scope: "col" }, t("payer")), el("th", { scope: "col" }, t("payee")),
-      el("th", { scope: "col" }, t("amount")), el("th", { scope: "col" }, t("reason")), el("th", { scope: "col" }, t("how"))),
-    s.payments.map((p) => el("tr", {},
-      el("td", {}, seatLabel(p.payer, names)), el("td", {}, seatLabel(p.payee, names)),
-      el("td", { class: "num" }, String(p.amount)), el("td", {}, t(REASON[p.reason] || p.reason)),
-      el("td", { class: "why" }, whyText(p)))));
+      el("th", { scope: "col" }, t("amount")), el("th", { scope: "col" }, t("reason"))),
+    s.payments.flatMap((p) => [
+      el("tr", { class: "pay" },
+        el("td", {}, seatLabel(p.payer, names)), el("td", {}, seatLabel(p.payee, names)),
+        el("td", { class: "num" }, String(p.amount)), el("td", {}, t(REASON[p.reason] || p.reason))),
+      el("tr", { class: "how" },
+        el("td", { class: "why", colspan: "4" }, el("span", { class: "sr-only" }, `${t("how")}${lang() === "zh" ? "：" : ": "}`), whyText(p)))]));
 }
 
 // A Beijing hand (B5, B6): who won and how, each element and how they make the value, then each
