@@ -32,6 +32,7 @@ rate limits per seat, per socket and per address, rooms nobody connects to expir
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -2065,12 +2066,22 @@ class Room:
         elif self.status == "waiting":
             self.spawn(self.save_waiting(), "save-room")
 
-    async def save_waiting(self) -> None:
-        """Store the waiting room (after its first connection, and after each join)."""
+    async def save_waiting(self, answer: bool = False) -> None:
+        """Store the waiting room (after its first connection, and after each join).  ``answer``:
+        an HTTP request waits for it (:meth:`Lobby.db_answer`: 503 in bounded time; a write that
+        lands after all is overwritten with the room as it is then)."""
         if self.status != "waiting" or not self.seen:
             return
-        await self.lobby.db_call(self.lobby.store.save_room, self.id, self.waiting_data())
+        lb = self.lobby
+        if answer:
+            await lb.db_answer(lb.store.save_room, self.id, self.waiting_data(), late=lambda _: self._store_again())
+        else:
+            await lb.db_call(lb.store.save_room, self.id, self.waiting_data())
         self.stored_room = True
+
+    def _store_again(self) -> None:
+        if self.status == "waiting" and self.lobby.rooms.get(self.id) is self:
+            self.spawn(self._store_private(), "save-room")
 
     # ---- starting --------------------------------------------------------------------------
 
@@ -2087,13 +2098,23 @@ class Room:
         self.seed = m.seed  # a test's match factory may choose the seed (and so the seating, R3)
         stored = [self.players[m.seating[s]].stored(s) for s in range(SEATS)]
         lb = self.lobby
+
+        def late(match_id: Any) -> None:
+            """The match was stored after the request was answered 503: nobody plays it (and the
+            waiting room it replaced in the store is stored again)."""
+            self.spawn(lb.quietly(lb.store.discard_match, match_id, what=f"room {self.id}: discarding match "
+                                  f"{match_id}, stored after its request gave up"), "discard-late")
+            self._store_again()
+
         try:
-            self.match_id = await lb.db_call(
+            self.match_id = await lb.db_answer(
                 lb.store.create_match, self.id, self.rules.to_dict(), self.seed, stored, settings=self.settings(),
-                seen=self.seen, replaces_room=self.id if self.stored_room else None)
+                seen=self.seen, replaces_room=self.id if self.stored_room else None, late=late)
         except Exception as e:
             del self.players[len(self.players) - added :]
             self.status = "waiting"
+            if isinstance(e, LobbyError):  # no answer in time
+                raise
             lb.refuse_if_lost(e)
             log.warning("room %s: create_match failed: %s", self.id, e)
             raise LobbyError(503, "the match could not be stored; try again") from None
@@ -2174,12 +2195,30 @@ class Lobby:
 
     async def db_read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A read for an HTTP answer: a database slower than ``limits.db_timeout`` answers 503."""
+        return await self.db_answer(fn, *args, **kwargs)
+
+    async def db_answer(self, fn: Callable[..., T], *args: Any, late: Callable[[T], None] | None = None,
+                        **kwargs: Any) -> T:
+        """A call an HTTP request waits for: answered within ``limits.db_timeout`` whatever the
+        database does (a frozen server never answers, and the pool's threads may all be stuck on
+        it; the store's own deadlines free them only later), else 503.
+
+        A call still queued then is dropped; one already running goes on in its thread, and if it
+        succeeds after all, ``late(result)`` (on the event loop) repairs what the refused request
+        left: a match nobody will play, a room stored with a player who was told no."""
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
-        fut.add_done_callback(lambda f: f.cancelled() or f.exception())  # no "never retrieved" warning
+        job = self._pool.submit(functools.partial(fn, *args, **kwargs))
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), self.limits.db_timeout)
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), self.limits.db_timeout)
         except TimeoutError:
+            if not job.cancel():  # running: see how it ends
+
+                def ended(f: concurrent.futures.Future[T]) -> None:
+                    if late is not None and not f.cancelled() and f.exception() is None:
+                        with contextlib.suppress(RuntimeError):  # the server has stopped meanwhile
+                            loop.call_soon_threadsafe(late, f.result())
+
+                job.add_done_callback(ended)
             raise LobbyError(503, "the database is not answering; try again shortly", retry_after=5) from None
 
     async def quietly(self, fn: Callable[..., Any], *args: Any, what: str) -> None:
@@ -2260,7 +2299,7 @@ class Lobby:
         room.players[-1].player_id = player_id
         if room.seen:
             try:
-                await room.save_waiting()
+                await room.save_waiting(answer=True)
             except Exception as e:
                 if room.status == "waiting" and room.players and room.players[-1].owns(token):
                     room.players.pop()

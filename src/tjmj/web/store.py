@@ -86,6 +86,7 @@ MAX_OWNER = 200
 MAX_LIMIT = 1000
 DEFAULT_TIMEOUT = 10.0  # seconds a statement or a lock wait may take (Store's ``timeout``)
 CONNECT_TIMEOUT = 5  # seconds: PostgreSQL connection set-up, and waiting for a pooled connection
+CLIENT_GRACE = 2.0  # seconds the client waits for a PostgreSQL answer beyond the store's timeout
 _INT64 = 1 << 63  # seeds are BIGINT: signed 64-bit on every dialect
 _WRITE = "tjmj_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
 _PG_MIGRATE_LOCK = 0x746A6D6A  # "tjmj": serialises concurrent upgrades on PostgreSQL
@@ -273,6 +274,8 @@ def _pg_connect_args(u: sa.URL, timeout: float) -> dict[str, Any]:
         "keepalives_idle": 5,
         "keepalives_interval": 2,
         "keepalives_count": 3,
+        # data the peer never acknowledges (a cut network) fails the connection as soon as a wait would
+        "tcp_user_timeout": max(1, round(_client_wait(timeout) * 1000)),
         "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
     }
     given = u.query.get("options")
@@ -281,18 +284,74 @@ def _pg_connect_args(u: sa.URL, timeout: float) -> dict[str, Any]:
     return {k: v for k, v in ours.items() if k == "options" or k not in u.query}  # the URL's settings win
 
 
+def _client_wait(timeout: float) -> float:
+    """Seconds the client waits for any answer of a PostgreSQL server: longer than the server's own
+    timeouts (a slow server answers with its error first), so only a server that does not answer
+    at all (frozen, unreachable) meets it."""
+    return timeout + CLIENT_GRACE
+
+
+_bounded_class: type[Any] | None = None
+
+
+def _bounded_connection() -> type[Any]:
+    """psycopg's Connection whose every wait for the server (a statement, a commit, a pre-ping) ends
+    after ``wait_timeout`` seconds: the connection is closed and the call fails.
+
+    The server's ``statement_timeout`` cannot help when the server does not run at all (stopped
+    with SIGSTOP, swapped out, a VM paused): its host's kernel still acknowledges every packet, so
+    neither keepalives nor ``tcp_user_timeout`` ever fire, and a query cancel goes to the same
+    frozen server.  Only a deadline in the client ends such a wait."""
+    global _bounded_class
+    if _bounded_class is not None:
+        return _bounded_class
+    import psycopg
+
+    class BoundedConnection(psycopg.Connection[Any]):
+        wait_timeout: float | None = None  # None: no deadline (a migration may run long)
+
+        def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+            limit = self.wait_timeout
+            if timeout is not None or limit is None:  # psycopg's own deadline (notifies): its own handling
+                return super().wait(gen, interval, timeout)
+            try:
+                return super().wait(gen, interval, limit)
+            except psycopg.OperationalError as e:
+                if type(e).__name__ != "_WaitTimeout":
+                    raise
+                # mid-exchange: the connection's state is unknown, so it is closed (SQLAlchemy then
+                # drops it from the pool); a server that wakes up sees it gone and rolls back
+                # anything not yet committed
+                self.pgconn.finish()
+                raise psycopg.OperationalError(
+                    f"the database server did not answer within {limit:g} s; the connection was closed") from None
+
+    _bounded_class = BoundedConnection
+    return BoundedConnection
+
+
 def make_engine(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> Engine:
     """An engine for ``url`` set up for the store: SQLite with WAL, foreign keys, thread-safe pooling;
     PostgreSQL with every wait bounded (see :class:`Store`'s ``timeout``)."""
     u = sa.make_url(url)
     backend = u.get_backend_name()
     if backend == "postgresql":
-        return sa.create_engine(
+        engine = sa.create_engine(
             u,
             pool_pre_ping=True,  # survive a database server restart
             pool_timeout=CONNECT_TIMEOUT,  # every pooled connection busy (e.g. stuck): fail, don't queue forever
             connect_args=_pg_connect_args(u, timeout),
         )
+        if engine.dialect.driver == "psycopg":
+            wait = _client_wait(timeout)
+
+            @sa.event.listens_for(engine, "do_connect")
+            def bounded(dialect: Any, conn_rec: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
+                conn = _bounded_connection().connect(*cargs, **cparams)
+                conn.wait_timeout = wait
+                return conn
+
+        return engine
     if backend != "sqlite":
         return sa.create_engine(u, pool_pre_ping=True)
     memory = _sqlite_memory(url)
@@ -343,11 +402,19 @@ def _upgrade(engine: Engine) -> bool:
                     f"the database is at schema revision {', '.join(sorted(current - known))}, "
                     "unknown to this version of tjmj (made by a newer one?)"
                 )
+            raw: Any = conn.connection.dbapi_connection
+            wait = getattr(raw, "wait_timeout", None)  # the client's deadline (_bounded_connection)
             if conn.dialect.name == "postgresql":
                 # a migration may rewrite a large table: only its lock waits stay bounded
                 conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+                if wait is not None:
+                    raw.wait_timeout = None
+            try:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            finally:
+                if wait is not None:
+                    raw.wait_timeout = wait
     return True
 
 
@@ -557,8 +624,10 @@ class Store:
     ``timeout``: seconds any wait may last before the call fails instead of hanging.  On SQLite,
     the wait for the write lock held by another connection or process.  On PostgreSQL, each
     statement and each lock wait (``statement_timeout``, ``lock_timeout``); besides, connecting and
-    waiting for a pooled connection give up after 5 s, and TCP keepalives drop a connection to a
-    vanished server after about 11 s.
+    waiting for a pooled connection give up after 5 s, TCP keepalives drop a connection to a
+    vanished server after about 11 s, and (with psycopg) the client itself gives up any wait for
+    an answer after ``timeout`` + 2 s, closing the connection: a frozen server, which keeps its
+    sockets open but never answers, fails the call instead of hanging it.
 
     A match's writes (:meth:`append_events`, :meth:`finish_match`, :meth:`abandon_match`,
     :meth:`mark_seen`, :meth:`discard_match`) need this store's lease on it, acquired by
