@@ -484,10 +484,64 @@ def test_next_outside_the_pause_is_answered() -> None:
     store.close()
 
 
-# ---- issue 35: a database frozen or stopped ------------------------------------------
+# ---- issue 35: a database frozen, stopped or read-only ------------------------------------------
 
 
 PG_URL = os.environ.get("TJMJ_TEST_POSTGRES_URL")
+PR_CAPBSET_DROP, CAP_DAC_OVERRIDE = 24, 1
+
+
+def _obey_file_modes() -> None:
+    """In the server's process (before exec): root without CAP_DAC_OVERRIDE obeys file modes as any
+    user does, so that chmod makes the database read-only for it (tests run as root)."""
+    import ctypes
+
+    if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0):
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def test_a_read_only_database_file_pauses_play_until_it_is_writable_again(tmp_path: Path) -> None:
+    db, port = tmp_path / "ro.sqlite3", _free_port()
+    with serving(db, port, preexec_fn=_obey_file_modes):
+        d = _post(port, "/api/quick", {"name": "Ann", "match_hands": 3, "bots": "baseline"})
+        with Seat(port, d["room"], d["token"]) as seat:
+            first = seat.until(is_settlement)  # hand 1 stored
+            os.chmod(db, 0o444)  # an operator's mistake, a file system remounted read-only
+            err = seat.until(lambda x: x["type"] == "error" and x["code"] in ("store_failed", "database_lost"))
+            assert err["code"] == "store_failed"  # kept and retried, not stopped for good
+            assert _status(port, "/api/quick", {"name": "Bob"})[0] == 503
+            time.sleep(1)
+            os.chmod(db, 0o644)  # writable again, the same file: play goes on by itself
+            second = seat.until(is_settlement)
+            assert second["hand"] > first["hand"]
+            seat.until(lambda x: x["type"] == "settlement" and x["over"])
+    with Store(f"sqlite:///{db}") as store:
+        m = store.get_match(d["match_id"])
+        events = store.events(d["match_id"])
+        assert m is not None and m["status"] == "finished"
+        assert replay(events).ok
+        kyoku = [e["hand"] for e in events if e["type"] == "start_kyoku"]
+        assert kyoku == sorted(set(kyoku))  # every hand once
+
+
+def test_a_database_file_replaced_while_read_only_is_not_adopted(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "swap.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    with TestClient(app_for(store)) as client:
+        d = quick(client, match_hands=3)
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode, **kw: p != str(path) and real(p, mode, **kw))
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            play(ws, lambda x: x["type"] == "error" and x["code"] == "store_failed")
+            other = tmp_path / "other.sqlite3"
+            Store(f"sqlite:///{other}").close()
+            os.replace(other, path)
+            monkeypatch.undo()  # writable now, but another file: never written to
+            err, _ = play(ws, lambda x: x["type"] == "error" and x["code"] == "database_lost")
+            assert "replaced" in err["message"]
+    store.close()
+
 
 class SlowCreate(Gate):
     """A store whose create_match waits while the gate is shut."""

@@ -12,8 +12,9 @@ and ``fence``, a number raised on every acquisition.  A server takes what is fre
 :meth:`Store.claim_matches` and :meth:`Store.claim_rooms`, keeps it with :meth:`Store.renew`, and
 lets it go with :meth:`Store.release_all`; every write checks, in its transaction, that the owner
 and fence are still this store's, so a server that lost a lease (it froze, or its lease ran out and
-another took over) gets :class:`LeaseLost` and changes nothing.  A SQLite file deleted, replaced or
-made read-only under a running server makes every later write raise :class:`DatabaseLost`.
+another took over) gets :class:`LeaseLost` and changes nothing.  A SQLite file deleted or replaced
+under a running server makes every later write raise :class:`DatabaseLost`; one made read-only, a
+write raise :class:`DatabaseUnwritable` until it is writable again.
 
 The schema is owned by the Alembic migrations in ``tjmj/web/migrations`` (never ``create_all``):
 opening a :class:`Store` upgrades the database to the newest revision; :func:`upgrade` does only that.
@@ -49,13 +50,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
-from .errors import PLAYER_ID_RE, DatabaseLost, LeaseLost, StoreError
+from .errors import PLAYER_ID_RE, DatabaseLost, DatabaseUnwritable, LeaseLost, StoreError
 
 __all__ = [
     "ENV_URL",
     "PLAYER_KINDS",
     "STATUSES",
     "DatabaseLost",
+    "DatabaseUnwritable",
     "LeaseLost",
     "Store",
     "StoreError",
@@ -247,6 +249,13 @@ def _sqlite_begin(conn: Connection) -> None:
     # A write transaction takes the write lock up front: a deferred one that reads and then writes
     # fails at once with SQLITE_BUSY when another thread committed meanwhile (no busy wait).
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
+
+
+def _reopen_read_only(ctx: sa.engine.ExceptionContext) -> None:
+    # A connection opened while the file was read-only stays read-only (SQLite's mode=rw falls back
+    # to reading): drop it like a broken one, so that the next try opens the file afresh.
+    if "readonly database" in str(ctx.original_exception):
+        ctx.is_disconnect = True
 
 
 def _sqlite_memory(url: str) -> bool:
@@ -659,12 +668,14 @@ class Store:
         self._path = _sqlite_file(self.url)
         self._file_id: tuple[int, int] | None = None
         self._broken: str | None = None
+        self._unwritable: str | None = None  # why the file cannot be written just now (logged once)
         try:
             _upgrade(self._engine)
             if self._path is not None:
                 st = os.stat(self._path)
                 self._file_id = (st.st_dev, st.st_ino)
                 sa.event.listen(self._engine, "do_connect", self._open_existing)
+                sa.event.listen(self._engine, "handle_error", _reopen_read_only)
         except BaseException:
             self._engine.dispose()
             raise
@@ -685,9 +696,11 @@ class Store:
 
     @property
     def broken(self) -> str | None:
-        """Why the SQLite file can no longer be written (it was deleted, replaced or made read-only
-        while the store was open), or None.  Checked before every write; once set it stays, and
-        every write raises :class:`DatabaseLost` with this message without touching the database."""
+        """Why the SQLite file can no longer be written (it was deleted or replaced while the store
+        was open), or None.  Checked before every write; once set it stays, and every write raises
+        :class:`DatabaseLost` with this message without touching the database.  A file (or folder)
+        made read-only is not broken: each write raises :class:`DatabaseUnwritable` while it is,
+        and writes go on once the same file (same device and inode) is writable again."""
         return self._broken
 
     # ---- plumbing -------------------------------------------------------------------------
@@ -713,12 +726,22 @@ class Store:
             folder = os.path.dirname(path)
             if (st.st_dev, st.st_ino) != self._file_id:
                 reason = f"the database file {path} was replaced by another file while the server was running"
-            elif not os.access(path, os.W_OK):
-                reason = f"the database file {path} is no longer writable"
-            elif not os.access(folder, os.W_OK):  # SQLite writes its journal files beside it
-                reason = f"the database file {path} is no longer writable (its folder {folder} is not)"
             else:
-                return
+                # the same file: unwritable for now (an operator's chmod, a file system remounted
+                # read-only), writable again later; a write waits for that like for a server that is down
+                if not os.access(path, os.W_OK):
+                    unwritable = f"the database file {path} is not writable"
+                elif not os.access(folder, os.W_OK):  # SQLite writes its journal files beside it
+                    unwritable = f"the database file {path} is not writable (its folder {folder} is not)"
+                else:
+                    if self._unwritable is not None:
+                        log.warning("the database file %s is writable again", path)
+                        self._unwritable = None
+                    return
+                if self._unwritable is None:
+                    log.error("%s: writes fail until it is writable again", unwritable)
+                self._unwritable = unwritable
+                raise DatabaseUnwritable(unwritable)
         self._broken = reason
         log.error("%s: no more writes", reason)
         raise DatabaseLost(reason)
