@@ -163,7 +163,7 @@ def test_a_lost_database_file_stops_play_with_a_clear_error(tmp_path: Path, how:
             assert how in err["message"] and str(path) in err["message"]
             assert not any(x["type"] == "settlement" for x in seen)  # a hand that was not stored is not shown
         health = client.get("/healthz")
-        assert health.status_code == 503 and how in health.json()["database"]
+        assert health.status_code == 503 and health.json()["database"] == "down" and how in health.json()["reason"]
         r = client.post("/api/quick", json={})
         assert r.status_code == 503 and how in r.json()["error"]
         assert app.state.lobby.get(d["room"]).status == "error"
@@ -509,11 +509,18 @@ def test_a_read_only_database_file_pauses_play_until_it_is_writable_again(tmp_pa
             os.chmod(db, 0o444)  # an operator's mistake, a file system remounted read-only
             err = seat.until(lambda x: x["type"] == "error" and x["code"] in ("store_failed", "database_lost"))
             assert err["code"] == "store_failed"  # kept and retried, not stopped for good
+            status, health = _status(port, "/healthz")
+            assert status == 503 and health["database"] == "down" and "not writable" in health["reason"]
             assert _status(port, "/api/quick", {"name": "Bob"})[0] == 503
             time.sleep(1)
             os.chmod(db, 0o644)  # writable again, the same file: play goes on by itself
             second = seat.until(is_settlement)
             assert second["hand"] > first["hand"]
+            deadline = time.monotonic() + 10
+            while _status(port, "/healthz")[0] != 200:
+                assert time.monotonic() < deadline, "/healthz stays 503"
+                time.sleep(0.3)
+            assert _status(port, "/api/quick", {"name": "Bob", "bots": "baseline"})[0] == 200
             seat.until(lambda x: x["type"] == "settlement" and x["over"])
     with Store(f"sqlite:///{db}") as store:
         m = store.get_match(d["match_id"])
@@ -528,18 +535,22 @@ def test_a_database_file_replaced_while_read_only_is_not_adopted(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "swap.sqlite3"
     store = Store(f"sqlite:///{path}")
-    with TestClient(app_for(store)) as client:
+    limits = Limits(**{**LOOSE.__dict__, "health_every": 0.0})
+    with TestClient(app_for(store, limits=limits)) as client:
         d = quick(client, match_hands=3)
         real = os.access
         monkeypatch.setattr(os, "access", lambda p, mode, **kw: p != str(path) and real(p, mode, **kw))
         with seat_ws(client, d["room"], d["token"]) as ws:
             play(ws, lambda x: x["type"] == "error" and x["code"] == "store_failed")
+            assert client.get("/healthz").status_code == 503
             other = tmp_path / "other.sqlite3"
             Store(f"sqlite:///{other}").close()
             os.replace(other, path)
             monkeypatch.undo()  # writable now, but another file: never written to
             err, _ = play(ws, lambda x: x["type"] == "error" and x["code"] == "database_lost")
             assert "replaced" in err["message"]
+        health = client.get("/healthz")
+        assert health.status_code == 503 and "replaced" in health.json()["reason"]
     store.close()
 
 
@@ -646,12 +657,18 @@ def test_a_frozen_postgresql_fails_requests_in_seconds_and_loses_nothing() -> No
                         answers = list(pool.map(lambda i: _timed(lambda: _status(port, "/api/quick", {"name": "C"})),
                                                 range(6)))
                     assert [a[1][0] for a in answers] == [503] * 6 and max(a[0] for a in answers) < 4, answers
+                    took, (status, health) = _timed(lambda: _status(port, "/healthz"))
+                    assert status == 503 and health["database"] == "down" and took < 4, (took, health)
                     # the hand in play ends: kept (the table says so), not shown, not lost
                     err = seat.until(lambda x: (x["type"] == "error" and x["code"] != "rate_limited")
                                      or is_settlement(x))
                     assert err["type"] == "error" and err["code"] in ("store_slow", "store_failed"), err
                 second = seat.until(is_settlement)  # thawed: stored, then shown
                 assert second["hand"] > first["hand"]
+                deadline = time.monotonic() + 20
+                while _status(port, "/healthz")[0] != 200:
+                    assert time.monotonic() < deadline, "/healthz stays 503"
+                    time.sleep(0.3)
                 seat.until(lambda x: x["type"] == "settlement" and x["over"])
         with Store(PG_URL) as store:
             matches = store.list_matches()
@@ -661,3 +678,92 @@ def test_a_frozen_postgresql_fails_requests_in_seconds_and_loses_nothing() -> No
             kyoku = [e["hand"] for e in events if e["type"] == "start_kyoku"]
             assert kyoku == sorted(set(kyoku))
 
+
+class Pings:
+    """A store that counts its health checks."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pings = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def ping(self) -> None:
+        self.pings += 1
+        self.store.ping()
+
+
+def _health_until(client: TestClient, status: int, seconds: float = 15) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while True:
+        took, r = _timed(lambda: client.get("/healthz"))
+        assert took < 3, f"/healthz took {took:.1f} s"  # bounded, whatever the database does
+        if r.status_code == status:
+            return r.json()  # type: ignore[no-any-return]
+        assert time.monotonic() < deadline, r.json()
+        time.sleep(0.2)
+
+
+def test_healthz_checks_the_database_cheaply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "health.sqlite3"
+    store = Pings(Store(f"sqlite:///{path}"))
+    limits = Limits(**{**LOOSE.__dict__, "health_every": 0.5})
+    with TestClient(app_for(store, limits=limits)) as client:
+        assert _health_until(client, 200)["database"] == "ok"
+        before = store.pings
+        for _ in range(50):
+            assert client.get("/healthz").status_code == 200
+        assert store.pings - before <= 2  # a flood of checks: one query per health_every, not one each
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode, **kw: p != str(path) and real(p, mode, **kw))
+        body = _health_until(client, 503)  # read-only, before any write found it
+        assert body["database"] == "down" and body["ok"] is False and "not writable" in body["reason"]
+        monkeypatch.undo()
+        assert _health_until(client, 200)["database"] == "ok"
+    store.store.close()
+
+
+def _cluster(url: str) -> list[str]:
+    """``[version, name]`` of the Debian PostgreSQL cluster serving ``url`` (else the test is skipped)."""
+    import shutil
+
+    port = sa.make_url(url).port or 5432
+    if shutil.which("pg_lsclusters") is None or shutil.which("pg_ctlcluster") is None:
+        pytest.skip("needs Debian's pg_lsclusters and pg_ctlcluster")
+    for line in subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True, check=True).stdout.splitlines():
+        ver, name, cport, *_ = line.split()
+        if int(cport) == port:
+            return [ver, name]
+    pytest.skip(f"no local cluster on port {port}")
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TJMJ_TEST_POSTGRES_URL")
+def test_healthz_says_down_while_postgresql_is_frozen_or_stopped() -> None:
+    from tests.conftest import postgres_lock
+    from tests.test_store import _reset_postgres
+
+    assert PG_URL is not None
+    limits = Limits(**{**LOOSE.__dict__, "health_every": 0.2, "health_timeout": 1.0})
+    with postgres_lock():
+        _reset_postgres(PG_URL)
+        postmaster, cluster = _postmaster(PG_URL), _cluster(PG_URL)
+        store = Store(PG_URL, timeout=1)
+        try:
+            with TestClient(app_for(store, limits=limits)) as client:
+                assert _health_until(client, 200)["database"] == "ok"
+                with frozen(postmaster):
+                    body = _health_until(client, 503)
+                    assert body["database"] == "down" and "not answered" in body["reason"]
+                assert _health_until(client, 200)["database"] == "ok"
+                subprocess.run(["pg_ctlcluster", *cluster, "stop", "-m", "fast"], check=True, timeout=60)
+                try:
+                    body = _health_until(client, 503)
+                    assert body["database"] == "down" and body["reason"]
+                    assert client.post("/api/quick", json={}).status_code == 503
+                finally:
+                    subprocess.run(["pg_ctlcluster", *cluster, "start"], check=True, timeout=60)
+                assert _health_until(client, 200)["database"] == "ok"
+                assert client.post("/api/quick", json={}).status_code == 200
+        finally:
+            store.close()

@@ -1027,8 +1027,11 @@ def test_a_read_only_database_file_fails_writes_until_it_is_writable_again(
                     write()
 
             assert statements(attempt) == []  # refused before any statement
+        with pytest.raises(DatabaseUnwritable):
+            s.ping()
         assert s.broken is None and s.events(mid) == first  # not lost: reads go on
         monkeypatch.undo()  # writable again: the same file takes writes again
+        s.ping()
         s.append_events(mid, second, at=len(first))
         assert s.events(mid) == first + second
     finally:

@@ -150,6 +150,8 @@ class Limits:
     auth_timeout: float = 10.0  # seconds for a socket's first message (hello)
     grace: float = 15.0  # a person away is played by the bot after this (or their turn timer)
     db_timeout: float = 5.0  # a database call slower than this answers 503 / tells the table
+    health_every: float = 1.5  # seconds /healthz reuses its check of the database, however often asked
+    health_timeout: float = 2.0  # a database check (SELECT 1) slower than this says the database is down
     lease_renew: float = 10.0  # seconds between lease renewals (the store's lease is longer)
     adopt_every: float = 60.0  # seconds between looks for matches another process left behind
     lobby_listed: int = 50  # rooms per list of GET /api/lobby (open, live), newest first
@@ -2171,6 +2173,10 @@ class Lobby:
         self.ws_buckets = Buckets(lim.address_ws_burst, lim.address_ws_rate)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tjmj-db")
+        # the health check's own thread: never queued behind calls stuck on a frozen database
+        self._health_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tjmj-health")
+        self._health: tuple[float, str | None] | None = None  # (loop time, the last check's answer)
+        self._health_job: tuple[float, concurrent.futures.Future[Any]] | None = None  # (its start, the check)
 
     @property
     def rate_limit(self) -> tuple[int, float]:
@@ -2244,6 +2250,35 @@ class Lobby:
         for room in self.rooms.values():
             if room.status in ("playing", "waiting", "starting"):
                 room.stop_with(f"{message}. Play is stopped: nothing more can be saved", "database_lost")
+
+    async def database_down(self) -> str | None:
+        """Why the database cannot take writes now, or None when it can: ``store.ping()`` (a
+        ``SELECT 1``, and a SQLite file's check), answered within ``limits.health_timeout`` and
+        reused for ``limits.health_every`` seconds, so that a flood of health checks costs the
+        database one query at a time."""
+        if self.broken is not None:
+            return self.broken
+        ping = getattr(self.store, "ping", None)
+        if ping is None:  # a store without the check (tests): what the tables last saw
+            return None
+        lim = self.limits
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._health is not None and now - self._health[0] < lim.health_every:
+            return self._health[1]
+        if self._health_job is None or self._health_job[1].done():
+            self._health_job = (now, self._health_pool.submit(ping))
+        started, job = self._health_job
+        answer: str | None = None
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), max(0.0, started + lim.health_timeout - now))
+        except TimeoutError:
+            answer = f"the database has not answered for {now - started:.1f} s"
+        except Exception as e:
+            text = str(getattr(e, "orig", None) or e).strip()
+            answer = (text.splitlines()[0] if text else type(e).__name__)[:300]
+        self._health = (loop.time(), answer)
+        return answer
 
     def check_open(self) -> None:
         if self.broken is not None:
@@ -2510,6 +2545,7 @@ class Lobby:
             except Exception as e:
                 log.warning("releasing the leases failed: %s", e)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._health_pool.shutdown(wait=False, cancel_futures=True)
 
 
 def settlement_message(m: Match, rules: Rules, hand_events: list[dict[str, Any]], names: list[str], *,

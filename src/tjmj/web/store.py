@@ -703,6 +703,15 @@ class Store:
         and writes go on once the same file (same device and inode) is writable again."""
         return self._broken
 
+    def ping(self) -> None:
+        """Check that the database answers and, for a SQLite file, that it can still be written
+        (:meth:`_check_file`); raises if not.  One ``SELECT 1``: cheap enough for a health check."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        self._check_file()
+        with self._serial, self._engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1").scalar()
+
     # ---- plumbing -------------------------------------------------------------------------
 
     def _open_existing(self, dialect: Any, conn_rec: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
