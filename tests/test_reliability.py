@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from tests.test_web import FAST, LOOSE, choose, is_settlement, play, quick, recv, recv_until, seat_ws
+from tests.test_web import FAST, LOOSE, FakeStore, choose, is_settlement, play, quick, recv, recv_until, seat_ws
 from tjmj.record import replay
 from tjmj.web.app import create_app
 from tjmj.web.rooms import Limits
@@ -767,3 +767,30 @@ def test_healthz_says_down_while_postgresql_is_frozen_or_stopped() -> None:
                 assert client.post("/api/quick", json={}).status_code == 200
         finally:
             store.close()
+
+
+# ---- issue 35, item 7: what a long run keeps ------------------------------------------------------
+
+
+def test_finished_rooms_are_bounded_and_let_go_of_their_bots() -> None:
+    limits = Limits(**{**LOOSE.__dict__, "finished_kept": 3})
+    app = app_for(FakeStore(), limits=limits)
+    with TestClient(app) as client:
+        lobby = app.state.lobby
+        rooms = []
+        for i in range(6):
+            d = quick(client, f"P{i}", match_hands=1, bots="strong")
+            with seat_ws(client, d["room"], d["token"]) as ws:
+                play(ws, lambda x: x["type"] == "settlement" and x["over"])
+            rooms.append(lobby.get(d["room"]))
+        in_loop(client, _cleanup, lobby)
+        kept = [r for r in rooms if r.id in lobby.rooms]
+        assert [r.id for r in kept] == [r.id for r in rooms[-3:]]  # the most recently used
+        assert all(not r._bots and not r._hints and not r._states for r in rooms)
+        d = rooms[-1]
+        with seat_ws(client, d.id, None) as ws:  # a finished room still shows its end
+            assert recv(ws)["type"] == "room"
+
+
+async def _cleanup(lobby: Any) -> None:
+    lobby.cleanup()

@@ -145,6 +145,7 @@ class Limits:
     unseen_ttl: float = 120.0  # seconds before such a room expires
     waiting_ttl: float = 3600.0  # a waiting room with nobody connected is forgotten after this
     finished_ttl: float = 600.0  # a finished room with nobody connected is forgotten after this
+    finished_kept: int = 100  # finished rooms with nobody connected kept at most (the least recently used go)
     sockets_per_address: int = 32
     max_sockets: int = 5000
     auth_timeout: float = 10.0  # seconds for a socket's first message (hello)
@@ -1760,6 +1761,18 @@ class Room:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
+    def shed(self) -> None:
+        """The match is over (or stopped): drop what only play needs (bots with their search trees
+        and memos, hints, the last states sent), keeping what a returning person is shown."""
+        if self.task is not None and not self.task.done():
+            return  # the driver may still use them
+        self._bots.clear()
+        self._hints.clear()
+        self._searches.clear()
+        self._hint_waiting.clear()
+        self._search_waiting.clear()
+        self._states.clear()
+
     def _bot(self, name: str, seat: int | None = None) -> Bot:
         """The room's bot ``name``: one for the room, but one per seat (``seat``) for a bot that
         searches the match, which it is bound to (it has ``bind``: the ``expert``)."""
@@ -2518,10 +2531,15 @@ class Lobby:
 
     def cleanup(self, force: bool = False) -> None:
         """Forget rooms nobody needs: unconnected ones after ``unseen_ttl`` (never resumed), finished
-        ones ``finished_ttl`` after the last person left, idle waiting ones after ``waiting_ttl``."""
+        ones ``finished_ttl`` after the last person left (and beyond the ``finished_kept`` most
+        recently used), idle waiting ones after ``waiting_ttl``.  A finished room lets go of its
+        bots and caches at once: only its last messages are kept, for a person who comes back."""
         now = time.time()
         lim = self.limits
+        finished: list[Room] = []
         for rid, room in list(self.rooms.items()):
+            if room.status in ("over", "error"):
+                room.shed()
             if room.connections():
                 continue
             idle = now - room.touched
@@ -2535,6 +2553,13 @@ class Lobby:
                 del self.rooms[rid]
                 if stale and room.stored_room:
                     asyncio.ensure_future(self.quietly(self.store.delete_room, rid, what=f"deleting room {rid}"))
+            elif room.status in ("over", "error"):
+                finished.append(room)
+        # a busy server finishes many matches within finished_ttl: their records are stored (history,
+        # replays), so beyond a few hundred the least recently used ones go
+        finished.sort(key=lambda r: r.touched)
+        for room in finished[: max(0, len(finished) - lim.finished_kept)]:
+            del self.rooms[room.id]
 
     async def shutdown(self) -> None:
         for room in list(self.rooms.values()):
