@@ -354,11 +354,16 @@ def make_engine(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> Engine:
         if engine.dialect.driver == "psycopg":
             wait = _client_wait(timeout)
 
-            @sa.event.listens_for(engine, "do_connect")
-            def bounded(dialect: Any, conn_rec: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
-                conn = _bounded_connection().connect(*cargs, **cparams)
-                conn.wait_timeout = wait
-                return conn
+            @sa.event.listens_for(engine, "connect")
+            def bounded(dbapi_conn: Any, conn_rec: Any) -> None:
+                # each new connection becomes the subclass (same layout, one method more): however
+                # it was made, by psycopg.connect or a do_connect hook
+                import psycopg
+
+                if type(dbapi_conn) is psycopg.Connection:
+                    conn: Any = dbapi_conn
+                    conn.__class__ = _bounded_connection()
+                    conn.wait_timeout = wait
 
         return engine
     if backend != "sqlite":
