@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from tests.test_web import FAST, LOOSE, choose, is_settlement, play, quick, recv, recv_until, seat_ws
+from tests.test_web import FAST, LOOSE, FakeStore, choose, is_settlement, play, quick, recv, recv_until, seat_ws
 from tjmj.record import replay
 from tjmj.web.app import create_app
 from tjmj.web.rooms import Limits
@@ -163,7 +163,7 @@ def test_a_lost_database_file_stops_play_with_a_clear_error(tmp_path: Path, how:
             assert how in err["message"] and str(path) in err["message"]
             assert not any(x["type"] == "settlement" for x in seen)  # a hand that was not stored is not shown
         health = client.get("/healthz")
-        assert health.status_code == 503 and how in health.json()["database"]
+        assert health.status_code == 503 and health.json()["database"] == "down" and how in health.json()["reason"]
         r = client.post("/api/quick", json={})
         assert r.status_code == 503 and how in r.json()["error"]
         assert app.state.lobby.get(d["room"]).status == "error"
@@ -183,9 +183,12 @@ SERVE = [sys.executable, "-c", "import sys; from tjmj.cli import main; sys.exit(
 
 
 @contextlib.contextmanager
-def serving(db: Path, port: int, *extra: str) -> Iterator[subprocess.Popen[str]]:
-    proc = subprocess.Popen([*SERVE, "--db", f"sqlite:///{db}", "--port", str(port), "--bot-delay", "0", *extra],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def serving(db: Path | str, port: int, *extra: str,
+            preexec_fn: Callable[[], None] | None = None) -> Iterator[subprocess.Popen[str]]:
+    """``tjmj serve`` on ``db`` (a SQLite file, or a database URL) until the block ends."""
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
+    proc = subprocess.Popen([*SERVE, "--db", url, "--port", str(port), "--bot-delay", "0", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -214,30 +217,65 @@ def _get(port: int, path: str) -> Any:
         return orjson.loads(r.read())
 
 
-def _play_socket(port: int, room: str, token: str, until: Any) -> dict[str, Any]:
-    from websockets.sync.client import connect
+def _status(port: int, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """GET (or POST ``body``) ``path``: the status and the JSON answer, errors included."""
+    import urllib.error
+    import urllib.request
 
-    seen: list[dict[str, Any]] = []
-    with connect(f"ws://127.0.0.1:{port}/ws/{room}") as ws:
-        ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
-        acted = -1
-        deadline = time.monotonic() + 60
+    data = None if body is None else orjson.dumps(body)
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, orjson.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, orjson.loads(e.read())
+
+
+class Seat:
+    """A person's socket at a table of ``tjmj serve``: acts on every decision until told to stop."""
+
+    def __init__(self, port: int, room: str, token: str) -> None:
+        from websockets.sync.client import connect
+
+        self.connection = connect(f"ws://127.0.0.1:{port}/ws/{room}")
+        self.token = token
+        self.acted = -1
+        self.last = ""
+        self.seen: list[dict[str, Any]] = []
+
+    def __enter__(self) -> Seat:
+        self.ws = self.connection.__enter__()
+        self.ws.send(orjson.dumps({"type": "hello", "token": self.token}).decode())
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.connection.__exit__(*exc)
+
+    def until(self, stop: Any, seconds: float = 60) -> dict[str, Any]:
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
-                msg = orjson.loads(ws.recv(timeout=30))
+                msg = orjson.loads(self.ws.recv(timeout=30))
             except TimeoutError:
-                raise AssertionError(f"no message for 30 s; the last ones: {seen[-3:]}") from None
-            seen.append(msg)
-            if until(msg):
+                raise AssertionError(f"no message for 30 s; the last ones: {self.seen[-3:]}") from None
+            self.seen.append(msg)
+            if stop(msg):
                 return msg  # type: ignore[no-any-return]
-            if msg["type"] == "state" and msg["legal"] and msg["version"] > acted:
-                acted = msg["version"]
-                last = orjson.dumps({"type": "action", "action": choose(msg["legal"]), "version": acted}).decode()
-                ws.send(last)
+            if msg["type"] == "state" and msg["legal"] and msg["version"] > self.acted:
+                self.acted = msg["version"]
+                self.last = orjson.dumps({"type": "action", "action": choose(msg["legal"]),
+                                          "version": self.acted}).decode()
+                self.ws.send(self.last)
             elif msg["type"] == "error" and msg["code"] == "rate_limited":  # faster than a person: wait, resend
                 time.sleep(0.2)
-                ws.send(last)
-    raise AssertionError(f"the match did not get there; the last messages: {seen[-3:]}")
+                self.ws.send(self.last)
+        raise AssertionError(f"the match did not get there; the last messages: {self.seen[-3:]}")
+
+
+def _play_socket(port: int, room: str, token: str, until: Any) -> dict[str, Any]:
+    with Seat(port, room, token) as seat:
+        return seat.until(until)
 
 
 def test_a_fatal_signal_is_logged_and_a_restart_resumes(tmp_path: Path) -> None:
@@ -541,3 +579,315 @@ def urllib_get(port: int, path: str) -> bytes:
             if e.code != 409 or time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+# ---- issue 35: a database frozen, stopped or read-only ------------------------------------------
+
+
+PG_URL = os.environ.get("TJMJ_TEST_POSTGRES_URL")
+PR_CAPBSET_DROP, CAP_DAC_OVERRIDE = 24, 1
+
+
+def _obey_file_modes() -> None:
+    """In the server's process (before exec): root without CAP_DAC_OVERRIDE obeys file modes as any
+    user does, so that chmod makes the database read-only for it (tests run as root)."""
+    import ctypes
+
+    if os.geteuid() == 0 and ctypes.CDLL(None, use_errno=True).prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0):
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def test_a_read_only_database_file_pauses_play_until_it_is_writable_again(tmp_path: Path) -> None:
+    db, port = tmp_path / "ro.sqlite3", _free_port()
+    with serving(db, port, preexec_fn=_obey_file_modes):
+        d = _post(port, "/api/quick", {"name": "Ann", "match_hands": 3, "bots": "baseline"})
+        with Seat(port, d["room"], d["token"]) as seat:
+            first = seat.until(is_settlement)  # hand 1 stored
+            os.chmod(db, 0o444)  # an operator's mistake, a file system remounted read-only
+            err = seat.until(lambda x: x["type"] == "error" and x["code"] in ("store_failed", "database_lost"))
+            assert err["code"] == "store_failed"  # kept and retried, not stopped for good
+            status, health = _status(port, "/healthz")
+            assert status == 503 and health["database"] == "down" and "not writable" in health["reason"]
+            assert _status(port, "/api/quick", {"name": "Bob"})[0] == 503
+            time.sleep(1)
+            os.chmod(db, 0o644)  # writable again, the same file: play goes on by itself
+            second = seat.until(is_settlement)
+            assert second["hand"] > first["hand"]
+            deadline = time.monotonic() + 10
+            while _status(port, "/healthz")[0] != 200:
+                assert time.monotonic() < deadline, "/healthz stays 503"
+                time.sleep(0.3)
+            assert _status(port, "/api/quick", {"name": "Bob", "bots": "baseline"})[0] == 200
+            seat.until(lambda x: x["type"] == "settlement" and x["over"])
+    with Store(f"sqlite:///{db}") as store:
+        m = store.get_match(d["match_id"])
+        events = store.events(d["match_id"])
+        assert m is not None and m["status"] == "finished"
+        assert replay(events).ok
+        kyoku = [e["hand"] for e in events if e["type"] == "start_kyoku"]
+        assert kyoku == sorted(set(kyoku))  # every hand once
+
+
+def test_a_database_file_replaced_while_read_only_is_not_adopted(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "swap.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    limits = Limits(**{**LOOSE.__dict__, "health_every": 0.0})
+    with TestClient(app_for(store, limits=limits)) as client:
+        d = quick(client, match_hands=3)
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode, **kw: p != str(path) and real(p, mode, **kw))
+        with seat_ws(client, d["room"], d["token"]) as ws:
+            play(ws, lambda x: x["type"] == "error" and x["code"] == "store_failed")
+            assert client.get("/healthz").status_code == 503
+            other = tmp_path / "other.sqlite3"
+            Store(f"sqlite:///{other}").close()
+            os.replace(other, path)
+            monkeypatch.undo()  # writable now, but another file: never written to
+            err, _ = play(ws, lambda x: x["type"] == "error" and x["code"] == "database_lost")
+            assert "replaced" in err["message"]
+        health = client.get("/healthz")
+        assert health.status_code == 503 and "replaced" in health.json()["reason"]
+    store.close()
+
+
+class SlowCreate(Gate):
+    """A store whose create_match waits while the gate is shut."""
+
+    def create_match(self, *a: Any, **k: Any) -> Any:
+        if not self.open.is_set():
+            self.waiting.set()
+            self.open.wait(30)
+        return self.store.create_match(*a, **k)
+
+
+def test_a_write_the_database_sits_on_answers_503_in_bounded_time(tmp_path: Path) -> None:
+    gate = SlowCreate(Store(f"sqlite:///{tmp_path / 'slow.sqlite3'}"))
+    limits = Limits(**{**LOOSE.__dict__, "db_timeout": 0.5})
+    app = app_for(gate, limits=limits)
+    with TestClient(app) as client:
+        gate.open.clear()
+        t0 = time.monotonic()
+        answers = [client.post("/api/quick", json={"name": f"P{i}"}) for i in range(6)]  # more than the pool's threads
+        assert [r.status_code for r in answers] == [503] * 6 and time.monotonic() - t0 < 6 * 0.5 + 2
+        assert all("not answering" in r.json()["error"] for r in answers)
+        assert app.state.lobby.rooms == {}
+        gate.open.set()  # the writes that were running land after all: their matches are discarded
+        deadline = time.monotonic() + 10
+        while gate.store.list_matches():
+            assert time.monotonic() < deadline, gate.store.list_matches()
+            time.sleep(0.05)
+        assert quick(client)["match_id"]  # and the server works as before
+    gate.store.close()
+
+
+def _postmaster(url: str) -> int:
+    """The pid of the PostgreSQL server at ``url`` (skips the test unless that server runs on this
+    machine and this process may signal it)."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:  # read while its backend (a child of the postmaster) lives
+            backend = int(conn.exec_driver_sql("SELECT pg_backend_pid()").scalar_one())
+            postmaster = _parent(backend)
+            os.kill(postmaster, 0)
+    except (OSError, ValueError):
+        pytest.skip("the test PostgreSQL does not run on this machine, or cannot be signalled")
+    finally:
+        engine.dispose()
+    return postmaster
+
+
+def _parent(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("PPid:"):
+            return int(line.split()[1])
+    raise ValueError(pid)
+
+
+@contextlib.contextmanager
+def frozen(postmaster: int) -> Iterator[None]:
+    """Every process of the database server stopped (SIGSTOP: its sockets stay open and its host's
+    kernel acknowledges every packet, but nothing answers), always continued after."""
+    stopped = []
+    try:
+        os.kill(postmaster, signal.SIGSTOP)  # first: no new backend starts meanwhile
+        stopped.append(postmaster)
+        for entry in Path("/proc").iterdir():
+            pid = int(entry.name) if entry.name.isdigit() else 0
+            with contextlib.suppress(OSError, ValueError):
+                if pid and _parent(pid) == postmaster:
+                    os.kill(pid, signal.SIGSTOP)
+                    stopped.append(pid)
+        yield
+    finally:
+        for pid in reversed(stopped):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+
+
+def _timed(call: Callable[[], Any]) -> tuple[float, Any]:
+    t0 = time.monotonic()
+    out = call()
+    return time.monotonic() - t0, out
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TJMJ_TEST_POSTGRES_URL")
+def test_a_frozen_postgresql_fails_requests_in_seconds_and_loses_nothing() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.conftest import postgres_lock
+    from tests.test_store import _reset_postgres
+
+    assert PG_URL is not None
+    port = _free_port()
+    with postgres_lock():
+        _reset_postgres(PG_URL)
+        postmaster = _postmaster(PG_URL)
+        with serving(PG_URL, port, "--db-timeout", "2", "--db-statement-timeout", "2"):
+            d = _post(port, "/api/quick", {"name": "Ann", "match_hands": 3, "bots": "baseline"})
+            with Seat(port, d["room"], d["token"]) as seat:
+                first = seat.until(is_settlement)  # hand 1 stored
+                with frozen(postmaster):
+                    took, (status, body) = _timed(lambda: _status(port, "/api/quick", {"name": "B"}))
+                    assert status == 503 and "not answering" in body["error"] and took < 4, (took, body)
+                    with ThreadPoolExecutor(6) as pool:  # more than the server's 4 database threads
+                        answers = list(pool.map(lambda i: _timed(lambda: _status(port, "/api/quick", {"name": "C"})),
+                                                range(6)))
+                    assert [a[1][0] for a in answers] == [503] * 6 and max(a[0] for a in answers) < 4, answers
+                    took, (status, health) = _timed(lambda: _status(port, "/healthz"))
+                    assert status == 503 and health["database"] == "down" and took < 4, (took, health)
+                    # the hand in play ends: kept (the table says so), not shown, not lost
+                    err = seat.until(lambda x: (x["type"] == "error" and x["code"] != "rate_limited")
+                                     or is_settlement(x))
+                    assert err["type"] == "error" and err["code"] in ("store_slow", "store_failed"), err
+                second = seat.until(is_settlement)  # thawed: stored, then shown
+                assert second["hand"] > first["hand"]
+                deadline = time.monotonic() + 20
+                while _status(port, "/healthz")[0] != 200:
+                    assert time.monotonic() < deadline, "/healthz stays 503"
+                    time.sleep(0.3)
+                seat.until(lambda x: x["type"] == "settlement" and x["over"])
+        with Store(PG_URL) as store:
+            matches = store.list_matches()
+            assert [m["id"] for m in matches] == [d["match_id"]], matches  # refused requests left nothing
+            events = store.events(d["match_id"])
+            assert matches[0]["status"] == "finished" and replay(events).ok
+            kyoku = [e["hand"] for e in events if e["type"] == "start_kyoku"]
+            assert kyoku == sorted(set(kyoku))
+
+
+class Pings:
+    """A store that counts its health checks."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.pings = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def ping(self) -> None:
+        self.pings += 1
+        self.store.ping()
+
+
+def _health_until(client: TestClient, status: int, seconds: float = 15) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while True:
+        took, r = _timed(lambda: client.get("/healthz"))
+        assert took < 3, f"/healthz took {took:.1f} s"  # bounded, whatever the database does
+        if r.status_code == status:
+            return r.json()  # type: ignore[no-any-return]
+        assert time.monotonic() < deadline, r.json()
+        time.sleep(0.2)
+
+
+def test_healthz_checks_the_database_cheaply(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "health.sqlite3"
+    store = Pings(Store(f"sqlite:///{path}"))
+    limits = Limits(**{**LOOSE.__dict__, "health_every": 0.5})
+    with TestClient(app_for(store, limits=limits)) as client:
+        assert _health_until(client, 200)["database"] == "ok"
+        before = store.pings
+        for _ in range(50):
+            assert client.get("/healthz").status_code == 200
+        assert store.pings - before <= 2  # a flood of checks: one query per health_every, not one each
+        real = os.access
+        monkeypatch.setattr(os, "access", lambda p, mode, **kw: p != str(path) and real(p, mode, **kw))
+        body = _health_until(client, 503)  # read-only, before any write found it
+        assert body["database"] == "down" and body["ok"] is False and "not writable" in body["reason"]
+        monkeypatch.undo()
+        assert _health_until(client, 200)["database"] == "ok"
+    store.store.close()
+
+
+def _cluster(url: str) -> list[str]:
+    """``[version, name]`` of the Debian PostgreSQL cluster serving ``url`` (else the test is skipped)."""
+    import shutil
+
+    port = sa.make_url(url).port or 5432
+    if shutil.which("pg_lsclusters") is None or shutil.which("pg_ctlcluster") is None:
+        pytest.skip("needs Debian's pg_lsclusters and pg_ctlcluster")
+    for line in subprocess.run(["pg_lsclusters", "-h"], capture_output=True, text=True, check=True).stdout.splitlines():
+        ver, name, cport, *_ = line.split()
+        if int(cport) == port:
+            return [ver, name]
+    pytest.skip(f"no local cluster on port {port}")
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TJMJ_TEST_POSTGRES_URL")
+def test_healthz_says_down_while_postgresql_is_frozen_or_stopped() -> None:
+    from tests.conftest import postgres_lock
+    from tests.test_store import _reset_postgres
+
+    assert PG_URL is not None
+    limits = Limits(**{**LOOSE.__dict__, "health_every": 0.2, "health_timeout": 1.0})
+    with postgres_lock():
+        _reset_postgres(PG_URL)
+        postmaster, cluster = _postmaster(PG_URL), _cluster(PG_URL)
+        store = Store(PG_URL, timeout=1)
+        try:
+            with TestClient(app_for(store, limits=limits)) as client:
+                assert _health_until(client, 200)["database"] == "ok"
+                with frozen(postmaster):
+                    body = _health_until(client, 503)
+                    assert body["database"] == "down" and "not answered" in body["reason"]
+                assert _health_until(client, 200)["database"] == "ok"
+                subprocess.run(["pg_ctlcluster", *cluster, "stop", "-m", "fast"], check=True, timeout=60)
+                try:
+                    body = _health_until(client, 503)
+                    assert body["database"] == "down" and body["reason"]
+                    assert client.post("/api/quick", json={}).status_code == 503
+                finally:
+                    subprocess.run(["pg_ctlcluster", *cluster, "start"], check=True, timeout=60)
+                assert _health_until(client, 200)["database"] == "ok"
+                assert client.post("/api/quick", json={}).status_code == 200
+        finally:
+            store.close()
+
+
+# ---- issue 35, item 7: what a long run keeps ------------------------------------------------------
+
+
+def test_finished_rooms_are_bounded_and_let_go_of_their_bots() -> None:
+    limits = Limits(**{**LOOSE.__dict__, "finished_kept": 3})
+    app = app_for(FakeStore(), limits=limits)
+    with TestClient(app) as client:
+        lobby = app.state.lobby
+        rooms = []
+        for i in range(6):
+            d = quick(client, f"P{i}", match_hands=1, bots="strong")
+            with seat_ws(client, d["room"], d["token"]) as ws:
+                play(ws, lambda x: x["type"] == "settlement" and x["over"])
+            rooms.append(lobby.get(d["room"]))
+        in_loop(client, _cleanup, lobby)
+        kept = [r for r in rooms if r.id in lobby.rooms]
+        assert [r.id for r in kept] == [r.id for r in rooms[-3:]]  # the most recently used
+        assert all(not r._bots and not r._hints and not r._states for r in rooms)
+        d = rooms[-1]
+        with seat_ws(client, d.id, None) as ws:  # a finished room still shows its end
+            assert recv(ws)["type"] == "room"
+
+
+async def _cleanup(lobby: Any) -> None:
+    lobby.cleanup()

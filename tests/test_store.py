@@ -41,6 +41,7 @@ from tjmj.web import store as store_mod
 from tjmj.web.store import (
     ENV_URL,
     DatabaseLost,
+    DatabaseUnwritable,
     JSONText,
     LeaseLost,
     Store,
@@ -1010,20 +1011,55 @@ def test_a_replaced_database_file_stops_every_write(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("what", ["file", "folder"])
-def test_a_read_only_database_file_stops_every_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     what: str) -> None:
+def test_a_read_only_database_file_fails_writes_until_it_is_writable_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str) -> None:
     s, path, mid, first = file_store(tmp_path)
     try:
         real = os.access
         target = str(path) if what == "file" else str(path.parent)
         # tests run as root, where chmod would not stop a write: pretend instead
         monkeypatch.setattr(os, "access", lambda p, mode, **kw: p != target and real(p, mode, **kw))
-        first_failure(lambda: s.append_events(mid, batches(played()[0])[1]), "is no longer writable")
-        assert_no_more_writes(s, mid, "is no longer writable")
-        monkeypatch.undo()
-        with pytest.raises(DatabaseLost):
-            s.mark_seen(mid)  # broken for good
-        assert s.events(mid) == first
+        second = batches(played()[0])[1]
+        for write in (lambda: s.append_events(mid, second), lambda: s.mark_seen(mid), s.renew):
+
+            def attempt(write: Callable[[], Any] = write) -> None:
+                with pytest.raises(DatabaseUnwritable, match="is not writable"):
+                    write()
+
+            assert statements(attempt) == []  # refused before any statement
+        with pytest.raises(DatabaseUnwritable):
+            s.ping()
+        assert s.broken is None and s.events(mid) == first  # not lost: reads go on
+        monkeypatch.undo()  # writable again: the same file takes writes again
+        s.ping()
+        s.append_events(mid, second, at=len(first))
+        assert s.events(mid) == first + second
+    finally:
+        s.close()
+
+
+def test_a_connection_opened_while_the_file_was_read_only_is_not_kept(tmp_path: Path) -> None:
+    """SQLite opens a write-protected file read-only (mode=rw falls back to reading); such a pooled
+    connection must not refuse every write once the file is writable again."""
+    s, path, mid, first = file_store(tmp_path)
+    try:
+        made: list[sqlite3.Connection] = []
+
+        def read_only(dialect: Any, rec: Any, cargs: Any, cparams: Any) -> sqlite3.Connection | None:
+            if made:
+                return None
+            made.append(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, check_same_thread=False))
+            return made[0]
+
+        # the pool's next connection is a read-only one, as a read during the read-only time opens
+        sa.event.listen(s.engine, "do_connect", read_only, insert=True)
+        s.engine.dispose()
+        assert s.events(mid) == first and made
+        second = batches(played()[0])[1]
+        with pytest.raises(sa.exc.OperationalError, match="readonly database"):
+            s.append_events(mid, second, at=len(first))
+        s.append_events(mid, second, at=len(first))  # the read-only connection was dropped
+        assert s.events(mid) == first + second
     finally:
         s.close()
 

@@ -46,11 +46,18 @@ def _one_line(e: BaseException) -> str:
               help="Open connections at most, WebSockets included.")
 @click.option("--max-connections-per-address", "per_address", default=64, show_default=True,
               type=click.IntRange(1, 1_000_000), help="Open HTTP connections at most from one address.")
+@click.option("--db-timeout", default=5.0, show_default=True, type=click.FloatRange(0.5, 60),
+              help="Seconds a request waits for the database before it is answered 503, and a table tells its "
+                   "players the database is slow.")
+@click.option("--db-statement-timeout", default=10.0, show_default=True, type=click.FloatRange(0.5, 600),
+              help="Seconds one database statement or lock wait may take; on PostgreSQL the client also gives "
+                   "up waiting for any answer 2 s after this (a frozen server fails calls, not hangs them).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="uvicorn's log level.")
 def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float | None, grace: float,
           allow_origins: tuple[str, ...], forwarded_allow_ips: str | None, header_timeout: float,
-          max_connections: int, per_address: int, log_level: str) -> None:
+          max_connections: int, per_address: int, db_timeout: float, db_statement_timeout: float,
+          log_level: str) -> None:
     """Run the web table: play Tianjin mahjong in the browser against bots or friends."""
     from .web.app import create_app
     from .web.rooms import Limits
@@ -62,7 +69,7 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
         if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
             raise click.BadParameter(f"{origin!r} is not an origin like https://example.com", param_hint="--allow-origin")
     try:
-        store = Store(db)
+        store = Store(db, timeout=db_statement_timeout)
     except Exception as e:  # a bad URL or an unreachable database: one line, not a traceback
         raise click.ClickException(f"cannot open the database {_shown_url(db)}: {_one_line(e)}") from None
     try:
@@ -73,7 +80,7 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
     # A fatal signal (SIGBUS when SQLite's shared-memory file cannot be mapped, SIGSEGV) cannot be
     # caught; its Python traceback is logged on stderr, and a restart resumes from the last stored hand.
     faulthandler.enable(file=sys.stderr, all_threads=True)
-    limits = Limits(grace=grace)
+    limits = Limits(grace=grace, db_timeout=db_timeout)
     app = create_app(store, bot_delay=bot_delay, timer=timer, limits=limits, allowed_origins=allow_origins)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
 

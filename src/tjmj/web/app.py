@@ -444,11 +444,16 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     # ---- the API ---------------------------------------------------------------------------
 
     async def healthz(request: Request) -> Response:
+        """For a load balancer: 503 while the database cannot take writes (checked, within a
+        bounded time, at most every ``health_every`` seconds), so no new room is sent here."""
         lb = lobby()
+        down = await lb.database_down()
         playing = sum(1 for r in lb.rooms.values() if r.status == "playing")
-        body = {"ok": lb.broken is None, "rooms": len(lb.rooms), "playing": playing,
-                "database": lb.broken or "ok"}
-        return JSONResponse(body, status_code=200 if lb.broken is None else 503)
+        body: dict[str, Any] = {"ok": down is None, "rooms": len(lb.rooms), "playing": playing,
+                                "database": "ok" if down is None else "down"}
+        if down is not None:
+            body["reason"] = down
+        return JSONResponse(body, status_code=200 if down is None else 503, headers={"Cache-Control": "no-store"})
 
     async def create_room(request: Request) -> Response:
         data = await _body(request)

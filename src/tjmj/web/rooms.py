@@ -34,6 +34,7 @@ rate limits per seat, per socket and per address, rooms nobody connects to expir
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
@@ -150,11 +151,14 @@ class Limits:
     unseen_ttl: float = 120.0  # seconds before such a room expires
     waiting_ttl: float = 3600.0  # a waiting room with nobody connected is forgotten after this
     finished_ttl: float = 600.0  # a finished room with nobody connected is forgotten after this
+    finished_kept: int = 100  # finished rooms with nobody connected kept at most (the least recently used go)
     sockets_per_address: int = 32
     max_sockets: int = 5000
     auth_timeout: float = 10.0  # seconds for a socket's first message (hello)
     grace: float = 15.0  # a person away is played by the bot after this (or their turn timer)
     db_timeout: float = 5.0  # a database call slower than this answers 503 / tells the table
+    health_every: float = 1.5  # seconds /healthz reuses its check of the database, however often asked
+    health_timeout: float = 2.0  # a database check (SELECT 1) slower than this says the database is down
     lease_renew: float = 10.0  # seconds between lease renewals (the store's lease is longer)
     adopt_every: float = 60.0  # seconds between looks for matches another process left behind
     lobby_listed: int = 50  # rooms per list of GET /api/lobby (open, live), newest first
@@ -1801,6 +1805,18 @@ class Room:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
 
+    def shed(self) -> None:
+        """The match is over (or stopped): drop what only play needs (bots with their search trees
+        and memos, hints, the last states sent), keeping what a returning person is shown."""
+        if self.task is not None and not self.task.done():
+            return  # the driver may still use them
+        self._bots.clear()
+        self._hints.clear()
+        self._searches.clear()
+        self._hint_waiting.clear()
+        self._search_waiting.clear()
+        self._states.clear()
+
     def _bot(self, name: str, seat: int | None = None) -> Bot:
         """The room's bot ``name``: one for the room, but one per seat (``seat``) for a bot that
         searches the match, which it is bound to (it has ``bind``: the ``expert``)."""
@@ -2109,12 +2125,22 @@ class Room:
         elif self.status == "waiting":
             self.spawn(self.save_waiting(), "save-room")
 
-    async def save_waiting(self) -> None:
-        """Store the waiting room (after its first connection, and after each join)."""
+    async def save_waiting(self, answer: bool = False) -> None:
+        """Store the waiting room (after its first connection, and after each join).  ``answer``:
+        an HTTP request waits for it (:meth:`Lobby.db_answer`: 503 in bounded time; a write that
+        lands after all is overwritten with the room as it is then)."""
         if self.status != "waiting" or not self.seen:
             return
-        await self.lobby.db_call(self.lobby.store.save_room, self.id, self.waiting_data())
+        lb = self.lobby
+        if answer:
+            await lb.db_answer(lb.store.save_room, self.id, self.waiting_data(), late=lambda _: self._store_again())
+        else:
+            await lb.db_call(lb.store.save_room, self.id, self.waiting_data())
         self.stored_room = True
+
+    def _store_again(self) -> None:
+        if self.status == "waiting" and self.lobby.rooms.get(self.id) is self:
+            self.spawn(self._store_private(), "save-room")
 
     # ---- starting --------------------------------------------------------------------------
 
@@ -2131,13 +2157,23 @@ class Room:
         self.seed = m.seed  # a test's match factory may choose the seed (and so the seating, R3)
         stored = [self.players[m.seating[s]].stored(s) for s in range(SEATS)]
         lb = self.lobby
+
+        def late(match_id: Any) -> None:
+            """The match was stored after the request was answered 503: nobody plays it (and the
+            waiting room it replaced in the store is stored again)."""
+            self.spawn(lb.quietly(lb.store.discard_match, match_id, what=f"room {self.id}: discarding match "
+                                  f"{match_id}, stored after its request gave up"), "discard-late")
+            self._store_again()
+
         try:
-            self.match_id = await lb.db_call(
+            self.match_id = await lb.db_answer(
                 lb.store.create_match, self.id, self.rules.to_dict(), self.seed, stored, settings=self.settings(),
-                seen=self.seen, replaces_room=self.id if self.stored_room else None)
+                seen=self.seen, replaces_room=self.id if self.stored_room else None, late=late)
         except Exception as e:
             del self.players[len(self.players) - added :]
             self.status = "waiting"
+            if isinstance(e, LobbyError):  # no answer in time
+                raise
             lb.refuse_if_lost(e)
             log.warning("room %s: create_match failed: %s", self.id, e)
             raise LobbyError(503, "the match could not be stored; try again") from None
@@ -2194,6 +2230,10 @@ class Lobby:
         self.ws_buckets = Buckets(lim.address_ws_burst, lim.address_ws_rate)
         self.sockets: dict[str, int] = {}  # open WebSockets per client address
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="tjmj-db")
+        # the health check's own thread: never queued behind calls stuck on a frozen database
+        self._health_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tjmj-health")
+        self._health: tuple[float, str | None] | None = None  # (loop time, the last check's answer)
+        self._health_job: tuple[float, concurrent.futures.Future[Any]] | None = None  # (its start, the check)
 
     @property
     def rate_limit(self) -> tuple[int, float]:
@@ -2218,12 +2258,30 @@ class Lobby:
 
     async def db_read(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """A read for an HTTP answer: a database slower than ``limits.db_timeout`` answers 503."""
+        return await self.db_answer(fn, *args, **kwargs)
+
+    async def db_answer(self, fn: Callable[..., T], *args: Any, late: Callable[[T], None] | None = None,
+                        **kwargs: Any) -> T:
+        """A call an HTTP request waits for: answered within ``limits.db_timeout`` whatever the
+        database does (a frozen server never answers, and the pool's threads may all be stuck on
+        it; the store's own deadlines free them only later), else 503.
+
+        A call still queued then is dropped; one already running goes on in its thread, and if it
+        succeeds after all, ``late(result)`` (on the event loop) repairs what the refused request
+        left: a match nobody will play, a room stored with a player who was told no."""
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
-        fut.add_done_callback(lambda f: f.cancelled() or f.exception())  # no "never retrieved" warning
+        job = self._pool.submit(functools.partial(fn, *args, **kwargs))
         try:
-            return await asyncio.wait_for(asyncio.shield(fut), self.limits.db_timeout)
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), self.limits.db_timeout)
         except TimeoutError:
+            if not job.cancel():  # running: see how it ends
+
+                def ended(f: concurrent.futures.Future[T]) -> None:
+                    if late is not None and not f.cancelled() and f.exception() is None:
+                        with contextlib.suppress(RuntimeError):  # the server has stopped meanwhile
+                            loop.call_soon_threadsafe(late, f.result())
+
+                job.add_done_callback(ended)
             raise LobbyError(503, "the database is not answering; try again shortly", retry_after=5) from None
 
     async def quietly(self, fn: Callable[..., Any], *args: Any, what: str) -> None:
@@ -2249,6 +2307,35 @@ class Lobby:
         for room in self.rooms.values():
             if room.status in ("playing", "waiting", "starting"):
                 room.stop_with(f"{message}. Play is stopped: nothing more can be saved", "database_lost")
+
+    async def database_down(self) -> str | None:
+        """Why the database cannot take writes now, or None when it can: ``store.ping()`` (a
+        ``SELECT 1``, and a SQLite file's check), answered within ``limits.health_timeout`` and
+        reused for ``limits.health_every`` seconds, so that a flood of health checks costs the
+        database one query at a time."""
+        if self.broken is not None:
+            return self.broken
+        ping = getattr(self.store, "ping", None)
+        if ping is None:  # a store without the check (tests): what the tables last saw
+            return None
+        lim = self.limits
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._health is not None and now - self._health[0] < lim.health_every:
+            return self._health[1]
+        if self._health_job is None or self._health_job[1].done():
+            self._health_job = (now, self._health_pool.submit(ping))
+        started, job = self._health_job
+        answer: str | None = None
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(job)), max(0.0, started + lim.health_timeout - now))
+        except TimeoutError:
+            answer = f"the database has not answered for {now - started:.1f} s"
+        except Exception as e:
+            text = str(getattr(e, "orig", None) or e).strip()
+            answer = (text.splitlines()[0] if text else type(e).__name__)[:300]
+        self._health = (loop.time(), answer)
+        return answer
 
     def check_open(self) -> None:
         if self.broken is not None:
@@ -2304,7 +2391,7 @@ class Lobby:
         room.players[-1].player_id = player_id
         if room.seen:
             try:
-                await room.save_waiting()
+                await room.save_waiting(answer=True)
             except Exception as e:
                 if room.status == "waiting" and room.players and room.players[-1].owns(token):
                     room.players.pop()
@@ -2497,10 +2584,15 @@ class Lobby:
 
     def cleanup(self, force: bool = False) -> None:
         """Forget rooms nobody needs: unconnected ones after ``unseen_ttl`` (never resumed), finished
-        ones ``finished_ttl`` after the last person left, idle waiting ones after ``waiting_ttl``."""
+        ones ``finished_ttl`` after the last person left (and beyond the ``finished_kept`` most
+        recently used), idle waiting ones after ``waiting_ttl``.  A finished room lets go of its
+        bots and caches at once: only its last messages are kept, for a person who comes back."""
         now = time.time()
         lim = self.limits
+        finished: list[Room] = []
         for rid, room in list(self.rooms.items()):
+            if room.status in ("over", "error"):
+                room.shed()
             if room.connections():
                 continue
             idle = now - room.touched
@@ -2514,6 +2606,13 @@ class Lobby:
                 del self.rooms[rid]
                 if stale and room.stored_room:
                     asyncio.ensure_future(self.quietly(self.store.delete_room, rid, what=f"deleting room {rid}"))
+            elif room.status in ("over", "error"):
+                finished.append(room)
+        # a busy server finishes many matches within finished_ttl: their records are stored (history,
+        # replays), so beyond a few hundred the least recently used ones go
+        finished.sort(key=lambda r: r.touched)
+        for room in finished[: max(0, len(finished) - lim.finished_kept)]:
+            del self.rooms[room.id]
 
     async def shutdown(self) -> None:
         for room in list(self.rooms.values()):
@@ -2524,6 +2623,7 @@ class Lobby:
             except Exception as e:
                 log.warning("releasing the leases failed: %s", e)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        self._health_pool.shutdown(wait=False, cancel_futures=True)
 
 
 def settlement_message(m: Match, rules: Rules, hand_events: list[dict[str, Any]], names: list[str], *,

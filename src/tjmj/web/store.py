@@ -12,8 +12,9 @@ and ``fence``, a number raised on every acquisition.  A server takes what is fre
 :meth:`Store.claim_matches` and :meth:`Store.claim_rooms`, keeps it with :meth:`Store.renew`, and
 lets it go with :meth:`Store.release_all`; every write checks, in its transaction, that the owner
 and fence are still this store's, so a server that lost a lease (it froze, or its lease ran out and
-another took over) gets :class:`LeaseLost` and changes nothing.  A SQLite file deleted, replaced or
-made read-only under a running server makes every later write raise :class:`DatabaseLost`.
+another took over) gets :class:`LeaseLost` and changes nothing.  A SQLite file deleted or replaced
+under a running server makes every later write raise :class:`DatabaseLost`; one made read-only, a
+write raise :class:`DatabaseUnwritable` until it is writable again.
 
 The schema is owned by the Alembic migrations in ``tjmj/web/migrations`` (never ``create_all``):
 opening a :class:`Store` upgrades the database to the newest revision; :func:`upgrade` does only that.
@@ -49,13 +50,14 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
-from .errors import PLAYER_ID_RE, DatabaseLost, LeaseLost, StoreError
+from .errors import PLAYER_ID_RE, DatabaseLost, DatabaseUnwritable, LeaseLost, StoreError
 
 __all__ = [
     "ENV_URL",
     "PLAYER_KINDS",
     "STATUSES",
     "DatabaseLost",
+    "DatabaseUnwritable",
     "LeaseLost",
     "Store",
     "StoreError",
@@ -86,6 +88,7 @@ MAX_OWNER = 200
 MAX_LIMIT = 1000
 DEFAULT_TIMEOUT = 10.0  # seconds a statement or a lock wait may take (Store's ``timeout``)
 CONNECT_TIMEOUT = 5  # seconds: PostgreSQL connection set-up, and waiting for a pooled connection
+CLIENT_GRACE = 2.0  # seconds the client waits for a PostgreSQL answer beyond the store's timeout
 _INT64 = 1 << 63  # seeds are BIGINT: signed 64-bit on every dialect
 _WRITE = "tjmj_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
 _PG_MIGRATE_LOCK = 0x746A6D6A  # "tjmj": serialises concurrent upgrades on PostgreSQL
@@ -248,6 +251,13 @@ def _sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
 
 
+def _reopen_read_only(ctx: sa.engine.ExceptionContext) -> None:
+    # A connection opened while the file was read-only stays read-only (SQLite's mode=rw falls back
+    # to reading): drop it like a broken one, so that the next try opens the file afresh.
+    if "readonly database" in str(ctx.original_exception):
+        ctx.is_disconnect = True
+
+
 def _sqlite_memory(url: str) -> bool:
     u = sa.make_url(url)
     memory = u.database in (None, "", ":memory:") or u.query.get("mode") == "memory"
@@ -273,6 +283,8 @@ def _pg_connect_args(u: sa.URL, timeout: float) -> dict[str, Any]:
         "keepalives_idle": 5,
         "keepalives_interval": 2,
         "keepalives_count": 3,
+        # data the peer never acknowledges (a cut network) fails the connection as soon as a wait would
+        "tcp_user_timeout": max(1, round(_client_wait(timeout) * 1000)),
         "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
     }
     given = u.query.get("options")
@@ -281,18 +293,79 @@ def _pg_connect_args(u: sa.URL, timeout: float) -> dict[str, Any]:
     return {k: v for k, v in ours.items() if k == "options" or k not in u.query}  # the URL's settings win
 
 
+def _client_wait(timeout: float) -> float:
+    """Seconds the client waits for any answer of a PostgreSQL server: longer than the server's own
+    timeouts (a slow server answers with its error first), so only a server that does not answer
+    at all (frozen, unreachable) meets it."""
+    return timeout + CLIENT_GRACE
+
+
+_bounded_class: type[Any] | None = None
+
+
+def _bounded_connection() -> type[Any]:
+    """psycopg's Connection whose every wait for the server (a statement, a commit, a pre-ping) ends
+    after ``wait_timeout`` seconds: the connection is closed and the call fails.
+
+    The server's ``statement_timeout`` cannot help when the server does not run at all (stopped
+    with SIGSTOP, swapped out, a VM paused): its host's kernel still acknowledges every packet, so
+    neither keepalives nor ``tcp_user_timeout`` ever fire, and a query cancel goes to the same
+    frozen server.  Only a deadline in the client ends such a wait."""
+    global _bounded_class
+    if _bounded_class is not None:
+        return _bounded_class
+    import psycopg
+
+    class BoundedConnection(psycopg.Connection[Any]):
+        wait_timeout: float | None = None  # None: no deadline (a migration may run long)
+
+        def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
+            limit = self.wait_timeout
+            if timeout is not None or limit is None:  # psycopg's own deadline (notifies): its own handling
+                return super().wait(gen, interval, timeout)
+            try:
+                return super().wait(gen, interval, limit)
+            except psycopg.OperationalError as e:
+                if type(e).__name__ != "_WaitTimeout":
+                    raise
+                # mid-exchange: the connection's state is unknown, so it is closed (SQLAlchemy then
+                # drops it from the pool); a server that wakes up sees it gone and rolls back
+                # anything not yet committed
+                self.pgconn.finish()
+                raise psycopg.OperationalError(
+                    f"the database server did not answer within {limit:g} s; the connection was closed") from None
+
+    _bounded_class = BoundedConnection
+    return BoundedConnection
+
+
 def make_engine(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> Engine:
     """An engine for ``url`` set up for the store: SQLite with WAL, foreign keys, thread-safe pooling;
     PostgreSQL with every wait bounded (see :class:`Store`'s ``timeout``)."""
     u = sa.make_url(url)
     backend = u.get_backend_name()
     if backend == "postgresql":
-        return sa.create_engine(
+        engine = sa.create_engine(
             u,
             pool_pre_ping=True,  # survive a database server restart
             pool_timeout=CONNECT_TIMEOUT,  # every pooled connection busy (e.g. stuck): fail, don't queue forever
             connect_args=_pg_connect_args(u, timeout),
         )
+        if engine.dialect.driver == "psycopg":
+            wait = _client_wait(timeout)
+
+            @sa.event.listens_for(engine, "connect")
+            def bounded(dbapi_conn: Any, conn_rec: Any) -> None:
+                # each new connection becomes the subclass (same layout, one method more): however
+                # it was made, by psycopg.connect or a do_connect hook
+                import psycopg
+
+                if type(dbapi_conn) is psycopg.Connection:
+                    conn: Any = dbapi_conn
+                    conn.__class__ = _bounded_connection()
+                    conn.wait_timeout = wait
+
+        return engine
     if backend != "sqlite":
         return sa.create_engine(u, pool_pre_ping=True)
     memory = _sqlite_memory(url)
@@ -343,11 +416,19 @@ def _upgrade(engine: Engine) -> bool:
                     f"the database is at schema revision {', '.join(sorted(current - known))}, "
                     "unknown to this version of tjmj (made by a newer one?)"
                 )
+            raw: Any = conn.connection.dbapi_connection
+            wait = getattr(raw, "wait_timeout", None)  # the client's deadline (_bounded_connection)
             if conn.dialect.name == "postgresql":
                 # a migration may rewrite a large table: only its lock waits stay bounded
                 conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+                if wait is not None:
+                    raw.wait_timeout = None
+            try:
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            finally:
+                if wait is not None:
+                    raw.wait_timeout = wait
     return True
 
 
@@ -557,8 +638,10 @@ class Store:
     ``timeout``: seconds any wait may last before the call fails instead of hanging.  On SQLite,
     the wait for the write lock held by another connection or process.  On PostgreSQL, each
     statement and each lock wait (``statement_timeout``, ``lock_timeout``); besides, connecting and
-    waiting for a pooled connection give up after 5 s, and TCP keepalives drop a connection to a
-    vanished server after about 11 s.
+    waiting for a pooled connection give up after 5 s, TCP keepalives drop a connection to a
+    vanished server after about 11 s, and (with psycopg) the client itself gives up any wait for
+    an answer after ``timeout`` + 2 s, closing the connection: a frozen server, which keeps its
+    sockets open but never answers, fails the call instead of hanging it.
 
     A match's writes (:meth:`append_events`, :meth:`finish_match`, :meth:`abandon_match`,
     :meth:`mark_seen`, :meth:`discard_match`) need this store's lease on it, acquired by
@@ -590,12 +673,14 @@ class Store:
         self._path = _sqlite_file(self.url)
         self._file_id: tuple[int, int] | None = None
         self._broken: str | None = None
+        self._unwritable: str | None = None  # why the file cannot be written just now (logged once)
         try:
             _upgrade(self._engine)
             if self._path is not None:
                 st = os.stat(self._path)
                 self._file_id = (st.st_dev, st.st_ino)
                 sa.event.listen(self._engine, "do_connect", self._open_existing)
+                sa.event.listen(self._engine, "handle_error", _reopen_read_only)
         except BaseException:
             self._engine.dispose()
             raise
@@ -616,10 +701,21 @@ class Store:
 
     @property
     def broken(self) -> str | None:
-        """Why the SQLite file can no longer be written (it was deleted, replaced or made read-only
-        while the store was open), or None.  Checked before every write; once set it stays, and
-        every write raises :class:`DatabaseLost` with this message without touching the database."""
+        """Why the SQLite file can no longer be written (it was deleted or replaced while the store
+        was open), or None.  Checked before every write; once set it stays, and every write raises
+        :class:`DatabaseLost` with this message without touching the database.  A file (or folder)
+        made read-only is not broken: each write raises :class:`DatabaseUnwritable` while it is,
+        and writes go on once the same file (same device and inode) is writable again."""
         return self._broken
+
+    def ping(self) -> None:
+        """Check that the database answers and, for a SQLite file, that it can still be written
+        (:meth:`_check_file`); raises if not.  One ``SELECT 1``: cheap enough for a health check."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        self._check_file()
+        with self._serial, self._engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1").scalar()
 
     # ---- plumbing -------------------------------------------------------------------------
 
@@ -644,12 +740,22 @@ class Store:
             folder = os.path.dirname(path)
             if (st.st_dev, st.st_ino) != self._file_id:
                 reason = f"the database file {path} was replaced by another file while the server was running"
-            elif not os.access(path, os.W_OK):
-                reason = f"the database file {path} is no longer writable"
-            elif not os.access(folder, os.W_OK):  # SQLite writes its journal files beside it
-                reason = f"the database file {path} is no longer writable (its folder {folder} is not)"
             else:
-                return
+                # the same file: unwritable for now (an operator's chmod, a file system remounted
+                # read-only), writable again later; a write waits for that like for a server that is down
+                if not os.access(path, os.W_OK):
+                    unwritable = f"the database file {path} is not writable"
+                elif not os.access(folder, os.W_OK):  # SQLite writes its journal files beside it
+                    unwritable = f"the database file {path} is not writable (its folder {folder} is not)"
+                else:
+                    if self._unwritable is not None:
+                        log.warning("the database file %s is writable again", path)
+                        self._unwritable = None
+                    return
+                if self._unwritable is None:
+                    log.error("%s: writes fail until it is writable again", unwritable)
+                self._unwritable = unwritable
+                raise DatabaseUnwritable(unwritable)
         self._broken = reason
         log.error("%s: no more writes", reason)
         raise DatabaseLost(reason)
