@@ -92,6 +92,11 @@ def seat_block(state: dict[str, Any], seat: int, last_discarder: int | None, asc
         t.append(" (you)")
     if obs.get("dealer") == seat:
         t.append(" 庄dealer", "yellow")
+        if obs.get("sit") and obs.get("phase") != "sit":  # R7: all hand long, as the web's seat marks
+            t.append(" 坐庄 sat", "bold yellow")
+    pulls = obs.get("pulls")
+    if pulls and pulls[seat]:  # 拉庄 (R7): from the pull on, not only before the deal
+        t.append(f" 拉庄×{pulls[seat]} pulled", "bold blue")
     t.append(f"  {_signed(obs['scores'][seat])}")
     to_act = state.get("to_act")
     if to_act == seat:
@@ -114,9 +119,6 @@ def seat_block(state: dict[str, Any], seat: int, last_discarder: int | None, asc
             t.append_text(_discard_cells(st["discards"], st.get("claimed") or [], last_discarder == seat, ascii))
         else:
             t.append("·", "dim")
-    pulls = obs.get("pulls")
-    if obs.get("phase") in ("sit", "pull") and pulls is not None:
-        t.append(f"  拉{pulls[seat]}" if pulls[seat] else "")
     return t
 
 
