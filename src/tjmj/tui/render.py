@@ -303,6 +303,8 @@ def settlement_text(msg: dict[str, Any], ascii: bool = False, you: int | None = 
             for e in win.get("elements") or []:
                 t.append(f"  {e['chinese']} {e['english']}: {e['value']}\n")
             t.append(f"  {win['fan']} fan: {win.get('name') or ''}\n", "bold")
+            if win.get("formula_en"):  # the sum and the doublings (R5.2), as Beijing and MCR show theirs
+                t.append(f"  {win['formula_en']}  ({win.get('formula') or ''})\n", "bold")
     if msg.get("chan"):
         t.append("铲 chan: ")
         t.append(tile_text(msg["chan"], ascii))

@@ -1086,6 +1086,10 @@ function tianjinWin(s, parts) {
   parts.push(arrangementEl(w.arrangement, wilds));
   parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("fan_n", w.fan)}`));
   if (w.elements && w.elements.length) parts.push(elementRows(w.elements));
+  if (w.formula || w.formula_en) { // the core values added, then ×2 per doubling (R5.2)
+    parts.push(el("div", { class: "formula" }, el("div", { class: "muted small" }, t("fan_how_tianjin")),
+      el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
+  }
   // 坐庄/拉庄: the stakes of this hand, which multiply its payments (R7)
   const stakes = [];
   if (s.sit) stakes.push(t("stake_sit", seatLabel(s.dealer, s.names)));
