@@ -333,6 +333,7 @@ function render() {
     brand.textContent = t(`family_${family()}`);
     document.title = `${t(`family_${family()}`)} — ${room}`;
   }
+  $("guide-link").href = `/guide/${family()}?lang=${lang()}`; // the menu's "how to play": this table's game
   const playing = state && info && info.status !== "waiting";
   $("waiting").hidden = !!playing;
   $("table").hidden = !playing;
