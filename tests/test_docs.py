@@ -59,7 +59,8 @@ RULES_COPIES = ROOT / "docs" / "rules"
 # while the file is rewritten) -> why. Empty it as they are fixed.
 PENDING: dict[str, str] = {}
 
-DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(RULES_COPIES.glob("*.md"))]
+DOC_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(RULES_COPIES.glob("*.md")),
+             *sorted((ROOT / "docs" / "guide").glob("*.md"))]
 RUN_FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]  # docs/rules/ is the spec: not run
 
 PYTHON_TAGS = {"python", "py"}
@@ -485,7 +486,7 @@ def test_readme_layout_is_complete_and_true() -> None:
     modules = {p.name for p in pkg.iterdir() if p.suffix in {".py", ".bin"} and p.name != "__init__.py"}
     packages = {f"{p.name}/" for p in pkg.iterdir() if (p / "__init__.py").is_file()}
     assert not (modules | packages) - named, f"missing from the README's layout: {sorted((modules | packages) - named)}"
-    real = modules | packages | {"tests/", "benchmarks/", "docs/", "rules/", "examples/", "bots/", "src/", "tjmj/"}
+    real = modules | packages | {"tests/", "benchmarks/", "docs/", "rules/", "guide/", "examples/", "bots/", "src/", "tjmj/"}
     real |= {p.name for p in (ROOT / "tests").glob("*.py")} | {p.name for p in (ROOT / "src/tjmj/bots").glob("*.py")}
     real |= {f"{p.name}/" for p in (pkg / "families").iterdir() if (p / "__init__.py").is_file()}
     assert named <= real, f"the README's layout names what does not exist: {sorted(named - real)}"

@@ -763,7 +763,8 @@ def _rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
     f = click.option(
         "--rules", "preset", type=click.Choice(list(PRESETS)), default=None,
-        help="Rule preset (default classic; beijing, beijing_a: Beijing mahjong; see `tjmj rules`).",
+        help="Rule preset (default classic; classic, yiyou: Tianjin; beijing, beijing_a: Beijing; mcr: MCR; "
+             "see `tjmj rules`).",
     )(f)
     return f
 
@@ -845,10 +846,12 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="tjmj", message="%(prog)s %(version)s")
 def main() -> None:
-    """Tianjin mahjong (天津麻将): the game in the browser, the hand calculator, self-play and tools.
+    """Tianjin (天津), Beijing (北京) and MCR (国标) mahjong: the game in the terminal and the browser,
+    the hand calculator, self-play and tools.
 
-    Rules: docs/rules/RULES.md in the source tree (Beijing mahjong, --rules beijing|beijing_a:
-    docs/rules/BEIJING.md); tiles in MPSZ or Chinese."""
+    Rules in the source tree: docs/rules/RULES.md (Tianjin, --rules classic|yiyou), BEIJING.md
+    (--rules beijing|beijing_a), MCR.md (--rules mcr); `tjmj rules` lists the presets.  Tiles in
+    MPSZ or Chinese."""
 
 
 @main.command()
@@ -1076,7 +1079,8 @@ def _hunyou_ready(h: BeijingHand) -> bool:
 @click.option("--json", "as_json", is_flag=True, help="Print the options as one JSON object.")
 def rules_cmd(preset: str | None, sets: tuple[str, ...], as_json: bool) -> None:
     """List every rule option: its value in the preset, allowed values and rules section (R… for
-    Tianjin, B… for Beijing); without --rules, the default preset classic, then the families."""
+    Tianjin, B… for Beijing, M… for MCR); without --rules, the default preset classic, then the
+    families."""
     from .families import all_families, get
 
     rules = _rules(preset, sets)

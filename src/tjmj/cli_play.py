@@ -127,7 +127,7 @@ def _play_local(preset: str, bots: str, sets: tuple[str, ...], seed: int | None,
                             record=path, bot_delay=bot_delay)
     except RecordError as e:
         raise CliError(f"--record {path}: holds no readable record to add to: {e}") from None
-    app = TableApp(source, ascii=ascii_)
+    app = TableApp(source, ascii=ascii_ or not _tiles_fit())  # measured once the input is known good
     return app.run() or {"record": path, "error": None}
 
 
@@ -148,8 +148,20 @@ def _play_remote(url: str, name: str, preset: str, hands: int | None, bots: str,
     except ConnectError as e:
         raise CliError(str(e)) from None
     source = RemoteTable(joined, record=record or default_record_path())
-    app = TableApp(source, ascii=ascii_)
+    app = TableApp(source, ascii=ascii_ or not _tiles_fit())  # measured once the input is known good
     return app.run() or {"record": None, "error": None}
+
+
+def _tiles_fit() -> bool:
+    """Whether the glyphs will line up in this terminal (tjmj.tui.cellwidth measures it); if not,
+    the tiles are drawn as MPSZ text, as --ascii does, rather than a screen that is out of line."""
+    from .tui.cellwidth import fit_to_terminal
+
+    if fit_to_terminal():
+        return True
+    click.echo("tjmj play: this terminal draws mahjong glyphs at a width the screen cannot follow; "
+               "showing tiles as text (--ascii)", err=True)
+    return False
 
 
 def _report(result: dict[str, Any]) -> None:

@@ -51,10 +51,10 @@ def _open(path: str) -> IO[Any]:
 def replay(file: str, show_moves: bool, as_json: bool, allow_incomplete: bool) -> None:
     """Replay every match in FILE (JSON lines, '-' for stdin) and check it against the engine.
 
-    Each match is re-created from its start_game (rules, seed; Tianjin or Beijing, as its rules
-    say) and driven by the recorded actions; every event and payment must come out the same,
-    every win re-scores the same with its family's scorer (R5, B5) and every hand's payments sum
-    to zero with the family's reasons (R8, B6).  A match whose record stops before the match
+    Each match is re-created from its start_game (rules, seed; Tianjin, Beijing or MCR, as its
+    rules say) and driven by the recorded actions; every event and payment must come out the same,
+    every win re-scores the same with its family's scorer (R5, B5, M3) and every hand's payments
+    sum to zero with the family's reasons (R8, B6, M4).  A match whose record stops before the match
     ends (cut off, or no end_game) is an "incomplete record": everything up to the cut is checked.
     Exit status 0: all match; 1: some match diverges (the first divergence is shown); 2: the file
     is unreadable; 3: none diverges but some record is incomplete (0 with --allow-incomplete).

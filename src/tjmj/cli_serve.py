@@ -58,7 +58,7 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
           allow_origins: tuple[str, ...], forwarded_allow_ips: str | None, header_timeout: float,
           max_connections: int, per_address: int, db_timeout: float, db_statement_timeout: float,
           log_level: str) -> None:
-    """Run the web table: play Tianjin mahjong in the browser against bots or friends."""
+    """Run the web table: play Tianjin, Beijing or MCR mahjong in the browser against bots or friends."""
     from .web.app import create_app
     from .web.rooms import Limits
     from .web.server import bind

@@ -40,6 +40,7 @@ from .render import (
     info_line,
     seat_block,
     settlement_text,
+    stake_lines,
     window_line,
 )
 from .source import TableSource
@@ -241,7 +242,11 @@ class TableApp(App[dict[str, Any]]):
             obs = msg.get("obs") or {}
             if obs.get("drawn") and any(a.startswith("discard ") for a in msg.get("legal") or []):
                 self.cursor = len(obs.get("hand") or []) - 1  # a new draw: start on it (shown last)
+            prev = self.state
+            if prev is not None and (prev.get("obs") or {}).get("hand_number") != obs.get("hand_number"):
+                self.log_lines = []  # a new hand: the last one's moves belong to its settlement
             self.state = msg
+            self._add_moves(stake_lines(prev, msg))
             self._confirm_wild = None
             self._maybe_close_settlement()
             self.redraw()
@@ -260,11 +265,10 @@ class TableApp(App[dict[str, Any]]):
                     self.last_discarder = ev.get("actor")
                 elif ev.get("type") == "start_kyoku":
                     self.last_discarder = None
-                line = event_line(ev, names, self.ascii)
+                line = event_line(ev, names, self.ascii, (self.state or {}).get("you"))
                 if line:
                     self.log_lines = [*self.log_lines[-3:], line]
-            if self._table_ready:
-                self.query_one("#log", Static).update(" · ".join(self.log_lines[-3:]))
+            self._add_moves([])
         elif kind == "settlement":
             self.settlement = msg
             self.settlements.append(msg)
@@ -288,6 +292,12 @@ class TableApp(App[dict[str, Any]]):
         elif kind == "closed" and (self.state is None or self.state.get("status") != "over"):
             self.error = str(msg.get("message") or "the connection closed")
             self.exit(self._result(), return_code=1)
+
+    def _add_moves(self, lines: list[str]) -> None:
+        """Add lines to the last moves (three are shown) and show them."""
+        self.log_lines = [*self.log_lines, *lines][-4:]
+        if self._table_ready:
+            self.query_one("#log", Static).update(" · ".join(self.log_lines[-3:]))
 
     def _maybe_close_settlement(self) -> None:
         """A remote table goes on by itself after its pause: a new hand closes the settlement."""

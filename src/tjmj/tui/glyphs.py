@@ -1,8 +1,9 @@
 """Tiles as text for the terminal: Unicode mahjong glyphs (the U+1F000 block) or plain MPSZ.
 
 Every tile takes two terminal cells in both modes, so a hand or a pond lines up whatever the font:
-most glyphs of the block are one cell wide (a space follows them), 🀄 (U+1F004) is two cells
-(emoji presentation) and stands alone.  The MPSZ convention of the engine: ``1z``–``4z`` the winds
+a glyph is padded with spaces to two cells by its measured width (Rich's ``cell_len``, told the
+terminal's own width by :mod:`tjmj.tui.cellwidth` before the screen opens) — by Unicode most glyphs
+of the block are one cell wide (a space follows them) and 🀄 (U+1F004, emoji presentation) two.  The MPSZ convention of the engine: ``1z``–``4z`` the winds
 东南西北, ``5z`` 中, ``6z`` 发, ``7z`` 白; MCR's flowers ``1f``–``8f`` are 春夏秋冬梅兰竹菊 (M1).
 
 >>> glyph("5z"), glyph("1m"), glyph("1f")
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from rich.cells import cell_len
 
 __all__ = ["GLYPHS", "BACK", "glyph", "tile_text", "tiles_text", "meld_text", "is_glyph", "BLOCK"]
 
@@ -39,15 +42,15 @@ def _glyphs() -> dict[str, str]:
 
 GLYPHS: dict[str, str] = _glyphs()
 BACK = chr(0x1F02B)  # a tile's back
-_WIDE = {"5z"}  # 🀄 is drawn two cells wide: no padding after it
 
 
 def glyph(tile: str) -> str:
-    """The glyph of an MPSZ tile, padded to two cells; unknown text is returned as is."""
+    """The glyph of an MPSZ tile, padded to two cells by its measured width; unknown text is
+    returned as is."""
     g = GLYPHS.get(tile)
     if g is None:
         return tile
-    return g if tile in _WIDE else g + " "
+    return g + " " * max(0, 2 - cell_len(g))
 
 
 def tile_text(tile: str, ascii: bool = False) -> str:

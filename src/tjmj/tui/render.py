@@ -14,7 +14,7 @@ from rich.text import Text
 from .glyphs import meld_text, tile_text, tiles_text
 
 __all__ = ["WIND_NAMES", "seat_wind", "info_line", "seat_block", "hand_line", "window_line", "action_choices",
-           "settlement_text", "hint_text", "event_line", "FAMILY_NAMES"]
+           "settlement_text", "hint_text", "event_line", "stake_lines", "FAMILY_NAMES"]
 
 WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 FAMILY_NAMES = {"tianjin": "天津麻将 Tianjin", "beijing": "北京麻将 Beijing", "mcr": "国标麻将 MCR"}
@@ -92,6 +92,11 @@ def seat_block(state: dict[str, Any], seat: int, last_discarder: int | None, asc
         t.append(" (you)")
     if obs.get("dealer") == seat:
         t.append(" 庄dealer", "yellow")
+        if obs.get("sit") and obs.get("phase") != "sit":  # R7: all hand long, as the web's seat marks
+            t.append(" 坐庄 sat", "bold yellow")
+    pulls = obs.get("pulls")
+    if pulls and pulls[seat]:  # 拉庄 (R7): from the pull on, not only before the deal
+        t.append(f" 拉庄×{pulls[seat]} pulled", "bold blue")
     t.append(f"  {_signed(obs['scores'][seat])}")
     to_act = state.get("to_act")
     if to_act == seat:
@@ -114,9 +119,6 @@ def seat_block(state: dict[str, Any], seat: int, last_discarder: int | None, asc
             t.append_text(_discard_cells(st["discards"], st.get("claimed") or [], last_discarder == seat, ascii))
         else:
             t.append("·", "dim")
-    pulls = obs.get("pulls")
-    if obs.get("phase") in ("sit", "pull") and pulls is not None:
-        t.append(f"  拉{pulls[seat]}" if pulls[seat] else "")
     return t
 
 
@@ -301,6 +303,8 @@ def settlement_text(msg: dict[str, Any], ascii: bool = False, you: int | None = 
             for e in win.get("elements") or []:
                 t.append(f"  {e['chinese']} {e['english']}: {e['value']}\n")
             t.append(f"  {win['fan']} fan: {win.get('name') or ''}\n", "bold")
+            if win.get("formula_en"):  # the sum and the doublings (R5.2), as Beijing and MCR show theirs
+                t.append(f"  {win['formula_en']}  ({win.get('formula') or ''})\n", "bold")
     if msg.get("chan"):
         t.append("铲 chan: ")
         t.append(tile_text(msg["chan"], ascii))
@@ -351,25 +355,56 @@ def hint_text(msg: dict[str, Any], ascii: bool = False) -> Text:
     return t
 
 
-def event_line(ev: dict[str, Any], names: Sequence[str], ascii: bool = False) -> str | None:
-    """A public event as a short log line (None for events not worth a line)."""
+def event_line(ev: dict[str, Any], names: Sequence[str], ascii: bool = False, you: int | None = None) -> str | None:
+    """A public event as a short log line (None for events not worth a line); ``you``'s own moves
+    read "You discard", not "<name> discards"."""
     typ = ev.get("type")
     actor = ev.get("actor")
-    who = names[actor] if isinstance(actor, int) and actor < len(names) else ""
+    me = isinstance(actor, int) and actor == you
+    who = "You" if me else names[actor] if isinstance(actor, int) and actor < len(names) else ""
     pai = ev.get("pai")
     tile = tile_text(pai, ascii).rstrip() if isinstance(pai, str) else ""
+
+    def said(seat_form: str, your_form: str) -> str:  # "Bot 1 discards", "You discard"
+        return f"{who} {your_form if me else seat_form}"
+
     if typ == "dahai":
-        return f"{who} discards {tile}" + (" (混儿悠)" if ev.get("hunyou") else "")
+        return said("discards", "discard") + f" {tile}" + (" (混儿悠)" if ev.get("hunyou") else "")
     if typ in ("pon", "chi", "daiminkan"):
-        return f"{who} {dict(pon='pons', chi='chis', daiminkan='kongs')[typ]} {tile}"
+        verb = dict(pon="pon", chi="chi", daiminkan="kong")[typ]
+        return said(verb + "s", verb) + f" {tile}"
     if typ in ("ankan", "kakan"):
-        return f"{who} declares a kong"
+        return said("declares", "declare") + " a kong"
     if typ == "flower":
-        return f"{who} sets aside a flower {tile}"
+        return said("sets", "set") + f" aside a flower {tile}"
     if typ == "hora":
-        return f"{who} wins!"
+        return said("wins", "win") + "!"
     if typ == "ryukyoku":
         return "drawn hand"
     if typ == "start_kyoku":
         return "a new hand is dealt"
     return None
+
+
+def stake_lines(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    """Log lines for the 坐庄 and 拉庄 decisions (R7) between two ``state`` messages of the same hand:
+    they make no event, so they are read from the observation's ``sit`` and ``pulls``."""
+    if before is None:
+        return []
+    old, new = before.get("obs") or {}, after.get("obs") or {}
+    if old.get("hand_number") != new.get("hand_number") or "pulls" not in new:
+        return []
+    names = after.get("names") or [f"seat {s}" for s in range(4)]
+    you = after.get("you")
+
+    def who(seat: int) -> str:
+        return "You" if seat == you else names[seat]
+
+    out = []
+    dealer = new.get("dealer")
+    if new.get("sit") and not old.get("sit") and isinstance(dealer, int):
+        out.append(f"{who(dealer)} {'sit' if dealer == you else 'sits'} (坐庄)")
+    for seat, (a, b) in enumerate(zip(old.get("pulls") or [0] * 4, new["pulls"])):
+        if b > a:
+            out.append(f"{who(seat)} {'pull' if seat == you else 'pulls'} ×{b} (拉庄)")
+    return out

@@ -441,6 +441,23 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             return Response(status_code=304, headers=headers)
         return Response(body, media_type="image/svg+xml", headers=headers)
 
+    async def guide(request: Request) -> Response:
+        """A player's guide to a family (tjmj.guide), in ``?lang=zh|en`` or the browser's language
+        (guide.js then follows the language chosen in the other pages)."""
+        from ..guide import FAMILIES, index_page, page
+
+        family = request.path_params.get("family")
+        lang = request.query_params.get("lang")
+        if lang not in ("zh", "en"):
+            lang = "zh" if request.headers.get("accept-language", "").lower().startswith("zh") else "en"
+        if family is None:
+            body = index_page(lang)
+        elif family in FAMILIES:
+            body = page(family, lang)
+        else:
+            return _err(404, f"no guide {family[:20]!r}; guides are {', '.join(FAMILIES)}")
+        return Response(body, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
+
     # ---- the API ---------------------------------------------------------------------------
 
     async def healthz(request: Request) -> Response:
@@ -707,6 +724,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/history", page("history.html")),
         Route("/replay/{match_id}", page("replay.html")),
         Route("/player/{name}", page("player.html")),
+        Route("/guide", guide),
+        Route("/guide/{family}", guide),
         Route("/tiles/sprite.svg", tile_sprite),
         Route("/tiles/{name}.svg", tiles),
         Route("/healthz", healthz),

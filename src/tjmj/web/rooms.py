@@ -790,6 +790,38 @@ def elements_detail(codes: Sequence[str], rules: Rules | None = None) -> list[di
     return out
 
 
+def _short(english: str) -> str:
+    """An element's English name without its gloss: "dragon (1-9 straight)" → "dragon"."""
+    return english.split(" (")[0]
+
+
+def tianjin_fan_formula(codes: Sequence[str], fan: int, rules: Rules | None = None) -> tuple[str, str]:
+    """How a Tianjin win's fan is made (R5.2), Chinese and English, from the scorer's elements:
+    the core values added, times 2 per doubling element, e.g. ``(捉伍儿3 + 龙4) × 没混儿2 = 14`` and
+    ``(catching the five 3 + dragon 4) × no wilds 2 = 14``; 天胡 (R5.5) 4 flat or ×4.  The scorer's
+    ``fan`` is the authority: a formula that does not come to it is replaced by the fan alone."""
+    known = [ELEMENT_BY_CODE[c] for c in codes if c in ELEMENT_BY_CODE]
+    tianhu = "TIANHU" in codes
+    best_x4 = getattr(rules, "tianhu", "flat") == "best_x4"
+    if tianhu and not best_x4:  # R5.5 flat: 4 fan whatever the shape
+        return "天胡4 = 4" if fan == 4 else f"{fan}", "heavenly hand 4 = 4" if fan == 4 else f"{fan}"
+    cores = [e for e in known if e.core]
+    doubles = [e for e in known if e.double]
+    core = sum(e.core for e in cores) or 1
+    zh_terms = [f"{e.chinese}{e.core}" for e in cores] or ["提溜1"]
+    en_terms = [f"{_short(e.english)} {e.core}" for e in cores] or ["basic win 1"]
+    zh, en = " + ".join(zh_terms), " + ".join(en_terms)
+    if len(cores) > 1 and (doubles or tianhu):  # the sum first, then the doublings
+        zh, en = f"({zh})", f"({en})"
+    zh = " × ".join([zh, *(f"{e.chinese}2" for e in doubles)] + (["天胡4"] if tianhu else []))
+    en = " × ".join([en, *(f"{_short(e.english)} 2" for e in doubles)] + (["heavenly hand 4"] if tianhu else []))
+    total = core * 2 ** len(doubles) * (4 if tianhu else 1)
+    if total != fan or len(known) != len(codes):
+        log.warning("Tianjin fan %s explained as %s (%s)", fan, total, list(codes))
+        return str(fan), str(fan)
+    return f"{zh} = {fan}", f"{en} = {fan}"
+
+
 def beijing_win_detail(hora: dict[str, Any], rules: BeijingRules) -> dict[str, Any]:
     """A Beijing win as the settlement explains it (B5): each element with its names, its value in
     the rules' column (``×n`` in version B, ``+n`` in version A, a flat 40) and whether it counts in
@@ -2667,6 +2699,7 @@ def settlement_message(m: Match, rules: Rules, hand_events: list[dict[str, Any]]
         "next_in": next_delay if not m.is_over else None,
     }
     if hora:
+        formula, formula_en = tianjin_fan_formula(hora["elements"], hora["fan"], rules)
         msg["win"] = {
             "seat": hora["actor"],
             "tile": hora["pai"],
@@ -2674,6 +2707,8 @@ def settlement_message(m: Match, rules: Rules, hand_events: list[dict[str, Any]]
             "melds": hora["melds"],
             "fan": hora["fan"],
             "name": hora["name"],
+            "formula": formula,
+            "formula_en": formula_en,
             "elements": elements_detail(hora["elements"], rules),
             "kong_draw": hora["kong_draw"],
             "tianhu": hora["tianhu"],

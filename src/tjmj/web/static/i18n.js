@@ -392,6 +392,8 @@ const STRINGS = {
   fan_flowers_other: ["{1} 番（{2} + 花牌 {0}）", "{1} fan ({2} + {0} flowers)"],
   fans: ["番种", "Fans"],
   fan_value: ["番数", "Fan"],
+  how_to_play: ["怎么玩", "How to play"],
+  fan_how_tianjin: ["番数：核心分相加，每个翻倍项再 ×2（R5.2）", "The fan: the core values add up, then ×2 for each doubling element (R5.2)"],
   fan_how: ["番数相加（至少 {0} 番才能和，花牌不算在内）", "The fans add up (a win needs {0}, flowers not counted)"],
   hint_unavailable: ["这个玩法暂时没有提示", "Hints are not available for this game yet"],
   group_chow: ["顺子", "chow"],

@@ -333,6 +333,7 @@ function render() {
     brand.textContent = t(`family_${family()}`);
     document.title = `${t(`family_${family()}`)} — ${room}`;
   }
+  $("guide-link").href = `/guide/${family()}?lang=${lang()}`; // the menu's "how to play": this table's game
   const playing = state && info && info.status !== "waiting";
   $("waiting").hidden = !!playing;
   $("table").hidden = !playing;
@@ -1119,6 +1120,10 @@ function tianjinWin(s, parts) {
   parts.push(arrangementEl(w.arrangement, wilds));
   parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("fan_n", w.fan)}`));
   if (w.elements && w.elements.length) parts.push(elementRows(w.elements));
+  if (w.formula || w.formula_en) { // the core values added, then ×2 per doubling (R5.2)
+    parts.push(el("div", { class: "formula" }, el("div", { class: "muted small" }, t("fan_how_tianjin")),
+      el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
+  }
   // 坐庄/拉庄: the stakes of this hand, which multiply its payments (R7)
   const stakes = [];
   if (s.sit) stakes.push(t("stake_sit", seatLabel(s.dealer, s.names)));
