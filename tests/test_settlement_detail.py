@@ -17,6 +17,7 @@ from a scripted wall (tests/scripted.py) and ``bot_factory`` gives bots that pla
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from math import prod
@@ -36,7 +37,13 @@ from tjmj.record import rebuild
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT, Tile
 from tjmj.web.app import create_app
-from tjmj.web.rooms import beijing_payments_detail, payment_formula, tianjin_payments_detail, win_arrangement
+from tjmj.web.rooms import (
+    beijing_payments_detail,
+    elements_detail,
+    payment_formula,
+    tianjin_payments_detail,
+    win_arrangement,
+)
 
 Hands = list[dict[str, list[str]]]
 WILD_HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1p", "2s", "5z"]  # + 4s: 龙, 5z plays 3s
@@ -571,3 +578,18 @@ def test_beijing_web_preview_only_to_the_winner_and_hands_face_up(store: Any) ->
     check_arrangement(a, {"hand": s["win"]["hand"], "pai": "2m", "melds": [], "elements": []}, ["5z"])
     assert [p["formula"] for p in s["payments"]] == ["点数4 = 4", "点数4 = 4", "点数4 × 点炮2 = 8"]
     assert s["payments"][2]["formula_en"] == "value 4 × dealt in 2 = 8"
+
+
+def test_tianjin_element_values_read_in_chinese_on_the_chinese_page() -> None:
+    """Issue 34: the Chinese settlement showed "core 3" for 捉伍儿; every element's value has a
+    Chinese form (R5.1: the core values, ×2 for the doublings), as Beijing's elements do."""
+    from tjmj.elements import ELEMENT_BY_CODE
+    from tjmj.rules import Rules
+
+    codes = list(ELEMENT_BY_CODE)
+    for preset in ("classic", "yiyou"):
+        for d in elements_detail(codes, Rules.preset(preset)):
+            assert d["value_zh"] and not re.search("[A-Za-z]", d["value_zh"]), d
+    by_code = {d["code"]: d for d in elements_detail(codes)}
+    assert by_code["ZHUOWU"]["value_zh"] == "核心分 3" and by_code["LONG"]["value_zh"] == "核心分 4"
+    assert by_code["HUNDIAO"]["value_zh"] == "×2"

@@ -152,8 +152,14 @@ class Element:
         return f"core {cls.core}" if cls.core else "×2"
 
     @classmethod
+    def value_text_zh(cls) -> str:
+        """The value in Chinese (核心分, the guide's word), for the pages' Chinese settlement."""
+        return f"核心分 {cls.core}" if cls.core else "×2"
+
+    @classmethod
     def to_dict(cls) -> dict[str, object]:
-        return {"code": cls.code, "chinese": cls.chinese, "english": cls.english, "value": cls.value_text()}
+        return {"code": cls.code, "chinese": cls.chinese, "english": cls.english, "value": cls.value_text(),
+                "value_zh": cls.value_text_zh()}
 
 
 def _dragon_groups(arr: Arrangement) -> list[Group] | None:
