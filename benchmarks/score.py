@@ -32,11 +32,11 @@ from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.tile import TilesConverter
 
 from _machine import machine as _machine
+from tjmj.families.tianjin.samples import SampleHand, random_complete_hand, random_hand
+from tjmj.families.tianjin.score import Scorer, score
+from tjmj.families.tianjin.waits import waits
 from tjmj.meld import MeldType
-from tjmj.samples import SampleHand, random_complete_hand, random_hand
-from tjmj.score import Scorer, score
 from tjmj.tiles import counts_of
-from tjmj.waits import waits
 
 # The peer's JSON batch: the same JSON lines as `tjmj score --batch -` reads ({"hand", "draw", ...}),
 # parsed to kinds 0..33 (m, p, s, z), converted to 136-format, scored as a closed tsumo.
@@ -596,7 +596,7 @@ def main(argv: list[str] | None = None) -> int:
     if stats.arrangement_errors:
         notes.append(
             f"2c: .arrangement raised for {len(stats.arrangement_errors)} of {n} complete hands (skipped in the loop;"
-            f" a tjmj.arrange bug), first: {stats.arrangement_errors[0]}"
+            f" a tjmj.families.tianjin.arrange bug), first: {stats.arrangement_errors[0]}"
         )
     if stats.peer_errors:
         notes.append(f"estimate_hand_value errors: {stats.peer_errors}")

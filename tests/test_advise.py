@@ -1,4 +1,4 @@
-"""tjmj.advise and ``tjmj advise``: the ranking against brute force, live counts, wilds, kongs, CLI."""
+"""tjmj.families.tianjin.advise and ``tjmj advise``: the ranking against brute force, live counts, wilds, kongs, CLI."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from tjmj.advise import TIANJIN_HAZARD_RAMP, Advice, Option, advise, hazard_now
 from tjmj.cli_advise import advise as advise_cmd
+from tjmj.families.tianjin.advise import TIANJIN_HAZARD_RAMP, Advice, Option, advise
+from tjmj.families.tianjin.score import score
+from tjmj.hand import InvalidHand, shanten_counts
 from tjmj.meld import Meld, MeldType
-from tjmj.score import InvalidHand, score
+from tjmj.outlook import hazard_now
 from tjmj.tiles import Tile, format_tiles, parse_tiles, wild_kinds
-from tjmj.waits import shanten_counts
 
 # --------------------------------------------------------------------------------------
 # Brute force: shanten_counts on every draw, score() on every draw of a ready hand.

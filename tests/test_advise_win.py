@@ -13,20 +13,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tjmj.advise import (
-    Advice,
-    Option,
-    _Model,
-    _scorer,
-    advise,
-    draws_left,
-    estimate_wall_left,
-    hazard_now,
-)
 from tjmj.bots import make_bot
 from tjmj.cli_advise import advise as advise_cmd
 from tjmj.families.beijing import advise as bj
+from tjmj.families.tianjin.advise import Advice, Option, _Model, _scorer, advise
 from tjmj.game import Match
+from tjmj.outlook import draws_left, estimate_wall_left, hazard_now
 from tjmj.rules import Rules
 from tjmj.tiles import Tile
 
@@ -417,7 +409,7 @@ def test_web_hint_entries_carry_the_figures(preset: str, monkeypatch: pytest.Mon
     """Each hint entry has the advisor's figures for that discard, computed with the wall the seat sees."""
     from tjmj.web import rooms
 
-    module = bj if preset == "beijing" else __import__("tjmj.advise", fromlist=["advise"])
+    module = bj if preset == "beijing" else __import__("tjmj.families.tianjin.advise", fromlist=["advise"])
     real = module.advise
     got: list[tuple[dict[str, Any], Any]] = []
 

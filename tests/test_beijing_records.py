@@ -26,6 +26,7 @@ from click.testing import CliRunner, Result
 from tjmj import record as record_mod
 from tjmj.cli_replay import replay as replay_cmd
 from tjmj.game import PASS, Action, Match
+from tjmj.hand import shanten_counts
 from tjmj.record import (
     BEIJING_EVENT_FIELDS,
     EVENT_FIELDS,
@@ -42,7 +43,6 @@ from tjmj.record import (
 )
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT, parse_tiles
-from tjmj.waits import shanten_counts
 from tjmj.wall import Dice
 
 Events = list[dict[str, Any]]

@@ -31,9 +31,9 @@ from tjmj.families.beijing.score import (
     score_beijing,
     score_input,
 )
+from tjmj.hand import InvalidHand
 from tjmj.meld import Meld, MeldType
 from tjmj.rules import CLASSIC, RulesError
-from tjmj.score import InvalidHand
 from tjmj.tiles import Tile, TileError, counts_of, parse_tiles
 
 B = BEIJING

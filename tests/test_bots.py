@@ -21,10 +21,10 @@ from tjmj.bots import (
 )
 from tjmj.bots.baseline import _discard_shanten, shanten_fast
 from tjmj.game import Action, Match
+from tjmj.hand import shanten_counts
 from tjmj.rules import CLASSIC, YIYOU, Rules
 from tjmj.simulate import simulate
 from tjmj.tiles import TILE_TEXT, Tile, parse_tiles
-from tjmj.waits import shanten_counts
 
 T = Tile.parse
 
@@ -268,7 +268,7 @@ def test_baseline_sit_and_pull_r7():
 
 
 # ------------------------------------------------------------------------------------------
-# Fast shanten == tjmj.waits.shanten_counts; determinism
+# Fast shanten == tjmj.hand.shanten_counts; determinism
 # ------------------------------------------------------------------------------------------
 
 

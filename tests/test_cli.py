@@ -426,8 +426,8 @@ def test_batch_answers_equal_to_dict_on_random_hands() -> None:
 
     import orjson
 
-    from tjmj.samples import random_complete_hand
-    from tjmj.score import score
+    from tjmj.families.tianjin.samples import random_complete_hand
+    from tjmj.families.tianjin.score import score
 
     rng = random.Random(11)
     for i in range(600):

@@ -33,11 +33,11 @@ from tjmj.bots.expert import (
 )
 from tjmj.bots.strong import StrongBot
 from tjmj.game import PASS, WIN, Action, Match
+from tjmj.hand import shanten_counts
 from tjmj.record import replay
 from tjmj.rules import Rules
 from tjmj.simulate import play_with
 from tjmj.tournament import tournament
-from tjmj.waits import shanten_counts
 
 PRESETS = ("classic", "yiyou", "beijing", "beijing_a", "mcr")
 

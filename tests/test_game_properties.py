@@ -3,7 +3,7 @@
 A random-legal policy plays whole matches under both presets and several options; it takes a
 win with some probability when one is legal, so both wins and drawn hands occur.  Checked:
 tile conservation at every step (R1/R3), settlements (R6–R8, zero-sum, recomputed from the
-events), dealer rotation (R7/R9), every win re-scored by :func:`tjmj.score.score` (R5), illegal
+events), dealer rotation (R7/R9), every win re-scored by :func:`tjmj.families.tianjin.score.score` (R5), illegal
 actions refused without a change of state, and observations that hide other seats' tiles.
 """
 
@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tjmj.families.tianjin.score import score
 from tjmj.game import Action, IllegalAction, Match
 from tjmj.rules import CLASSIC, YIYOU, Rules
-from tjmj.score import score
 from tjmj.tiles import TILE_TEXT, TILES, Tile
 
 CONFIGS = {

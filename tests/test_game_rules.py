@@ -8,10 +8,10 @@ the indicator is 7z (白): the wilds are 7z and 5z (中).
 
 import pytest
 
+from tjmj.families.tianjin.score import score
 from tjmj.game import IllegalAction, Match
 from tjmj.record import replay
 from tjmj.rules import CLASSIC, YIYOU, Rules
-from tjmj.score import score
 
 from .scripted import (
     draw_until,

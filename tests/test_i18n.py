@@ -325,8 +325,8 @@ TEXTS_JS = r"""
 
 def element_names() -> list[tuple[str, str]]:
     """(Chinese, English) names of the scoring elements of every family."""
-    from tjmj import elements as tianjin
     from tjmj.families.beijing import elements as beijing
+    from tjmj.families.tianjin import elements as tianjin
     return [(e.chinese, e.english) for e in (*tianjin.ELEMENTS, *beijing.ELEMENTS)]
 
 

@@ -24,6 +24,7 @@ from click.testing import CliRunner, Result
 from tjmj import record as record_mod
 from tjmj.cli_replay import replay as replay_cmd
 from tjmj.game import Action, Match
+from tjmj.hand import shanten_counts
 from tjmj.record import (
     EVENT_FIELDS,
     RecordError,
@@ -38,7 +39,6 @@ from tjmj.record import (
 )
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT, Tile
-from tjmj.waits import shanten_counts
 from tjmj.wall import Dice
 
 Events = list[dict[str, Any]]

@@ -1,5 +1,5 @@
-"""The exhaustive reference scorer (tjmj.reference) on the worked cases of RULES.md (R5.4, R10),
-and hypothesis properties: the fast scorer (tjmj.score) agrees with it on completeness, fan and
+"""The exhaustive reference scorer (tjmj.families.tianjin.reference) on the worked cases of RULES.md (R5.4, R10),
+and hypothesis properties: the fast scorer (tjmj.families.tianjin.score) agrees with it on completeness, fan and
 flags (R5.1, R5.2) for random, dragon, 捉伍儿, terminal, 素本 and 1/3-wild-kind hands."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from tjmj.elements import ARRANGEMENT_ELEMENTS, Arrangement, Flag, fan_of
+from tjmj.families.tianjin.elements import ARRANGEMENT_ELEMENTS, Arrangement, Flag, fan_of
+from tjmj.families.tianjin.reference import reference_score
+from tjmj.families.tianjin.score import HandInput, prepare, score_input
 from tjmj.meld import Meld, MeldType
-from tjmj.reference import reference_score
 from tjmj.rules import Rules, TianjinRules
-from tjmj.score import HandInput, prepare, score_input
 from tjmj.tiles import Tile, wild_kinds
 
 from .cases import ALL, case_id
@@ -402,6 +402,6 @@ def _wild_count(h: HandInput) -> int:
     ).filter(lambda h: _wild_count(h) <= 4)
 )
 def test_reference_reductions_are_exact(h: HandInput) -> None:
-    """The reductions of tjmj.reference (steps 2-4 of its docstring) change no answer (R5.2)."""
+    """The reductions of tjmj.families.tianjin.reference (steps 2-4 of its docstring) change no answer (R5.2)."""
     fast, full = reference_score(h), reference_score(h, full=True)
     assert (fast and fast[:2]) == (full and full[:2]), h.describe()

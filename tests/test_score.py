@@ -5,9 +5,9 @@ import random
 import pytest
 
 from tjmj import Flag, InvalidHand, Rules, RulesError, TileError, score
-from tjmj.elements import ARRANGEMENT_ELEMENTS, combination_name, fan_of
-from tjmj.samples import random_complete_hand
-from tjmj.score import Scorer
+from tjmj.families.tianjin.elements import ARRANGEMENT_ELEMENTS, combination_name, fan_of
+from tjmj.families.tianjin.samples import random_complete_hand
+from tjmj.families.tianjin.score import Scorer
 from tjmj.tiles import counts_of
 
 from .cases import ALL, R5_4, case_id
@@ -211,7 +211,7 @@ def test_hundiao_dragon_with_an_exposed_meld_r5_1():
 
 def test_scorer_is_complete_on_random_and_near_complete_hands():
     """The early-exit completeness check agrees with the full evaluation (R5)."""
-    from tjmj.samples import random_hand
+    from tjmj.families.tianjin.samples import random_hand
 
     rng = random.Random(9)
     for i in range(3000):

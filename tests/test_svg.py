@@ -6,8 +6,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tjmj import svg
+from tjmj.families.tianjin.score import score
 from tjmj.meld import Meld, MeldType
-from tjmj.score import score
 from tjmj.tiles import TILE_TEXT, Tile, TileError
 
 NS = "{http://www.w3.org/2000/svg}"

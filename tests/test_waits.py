@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tjmj import score
-from tjmj.samples import random_complete_hand, random_hand
-from tjmj.score import InvalidHand
+from tjmj.families.tianjin.samples import random_complete_hand, random_hand
+from tjmj.families.tianjin.waits import shanten, waits
+from tjmj.hand import InvalidHand, shanten_counts
 from tjmj.tiles import Tile, counts_of, format_tiles
-from tjmj.waits import shanten, shanten_counts, waits
 
 
 def test_hundiao_waits_on_everything_r5_1():

@@ -2,17 +2,19 @@
 on the same engine.
 
 The core vocabulary: :class:`Tile`, :class:`Meld`, :class:`Rules`, the engine :class:`Match` and its
-:class:`Action`, and the Tianjin scorer :func:`score` with its :class:`ScoreResult`.  Section numbers
-(R1…, B1…) refer to docs/rules/RULES.md and docs/rules/BEIJING.md; the families are in
-:mod:`tjmj.families`.
+:class:`Action`, and the Tianjin scorer :func:`score` with its :class:`ScoreResult` (exported from
+:mod:`tjmj.families.tianjin.score`: each family's scorer lives in its package).  Section numbers
+(R1…, B1…, M1…) refer to docs/rules/RULES.md, BEIJING.md and MCR.md; the families are in
+:mod:`tjmj.families`, what they share in :mod:`tjmj.hand` and :mod:`tjmj.outlook`.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from .elements import ELEMENTS, Arrangement, Element, Flag, Group
+from .families.tianjin.elements import ELEMENTS, Arrangement, Element, Flag
+from .families.tianjin.score import ScoreResult, is_complete, score
+from .hand import Group, InvalidHand
 from .meld import Meld, MeldType, parse_melds
 from .rules import CLASSIC, PRESETS, YIYOU, Rules, RulesError
-from .score import InvalidHand, ScoreResult, is_complete, score
 from .tiles import Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ COMPILED_MODULES = (
     "families.tianjin.game",
     "families.beijing.game",
     "families.mcr.game",
-    "score",
+    "families.tianjin.score",
     "families.beijing.score",
     "families.mcr.score",
     "families.mcr.shapes",

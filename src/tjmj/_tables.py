@@ -17,12 +17,19 @@ from __future__ import annotations
 import mmap
 import os
 import sys
+from collections.abc import Sequence
 from functools import cache
 from itertools import product
 
-__all__ = ["NUM", "HON", "DRAGON", "DRAGON_NO5", "wilds_needed", "unpack"]
+__all__ = ["NUM", "HON", "DRAGON", "DRAGON_NO5", "wilds_needed", "pack", "unpack"]
 
 ONE = tuple(1 << (3 * i) for i in range(9))
+
+
+def pack(c: Sequence[int]) -> list[int]:
+    """The four packed suits (万, 饼, 条, 字) of a 34-entry count list.  The scorers keep their own
+    unrolled copy on their hot paths; this one is for the rest (building an arrangement)."""
+    return [sum(n << (3 * i) for i, n in enumerate(c[lo:lo + size])) for lo, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
 
 
 def unpack(key: int, n: int) -> tuple[int, ...]:

@@ -19,10 +19,10 @@ from typing import IO, Any
 
 import orjson
 
-from .elements import Group
+from .families.tianjin.score import ScoreResult, _codes, prepare, score_input
+from .hand import Group
 from .meld import Meld, MeldType
 from .rules import CLASSIC, PRESETS, Rules, RulesError, TianjinRules
-from .score import ScoreResult, _codes, prepare, score_input
 from .tiles import TILE_TEXT, TILES, Tile, TileError, parse_tiles
 
 __all__ = ["BATCH_KEYS", "BEIJING_BATCH_KEYS", "BEIJING_FLAGS", "MCR_BATCH_KEYS", "MCR_FLAGS", "batch_answer",

@@ -1,7 +1,7 @@
 """The ``tjmj`` command line (docs/cli.md): ``score``, ``score --batch``, ``waits`` and ``rules`` here;
 ``advise``, ``replay``, ``serve``, ``simulate`` and ``tournament`` in the ``cli_*`` modules, loaded lazily.
 
-A thin client of the library: it parses text, calls :mod:`tjmj.score`, :mod:`tjmj.waits` and
+A thin client of the library: it parses text, calls :mod:`tjmj.families.tianjin.score`, :mod:`tjmj.families.tianjin.waits` and
 :mod:`tjmj.rules` (Tianjin, docs/rules/RULES.md, sections R…), :mod:`tjmj.families.beijing`
 (``--rules beijing|beijing_a``, docs/rules/BEIJING.md, sections B…) or :mod:`tjmj.families.mcr`
 (``--rules mcr``, docs/rules/MCR.md, sections M…), and prints the answers; no rule is decided here.
@@ -37,11 +37,11 @@ from .batch import (
     run_file,
 )
 from .cli_common import check_output_file, parse_overrides
+from .families.tianjin.score import HandInput, ScoreResult, prepare, score_input
+from .families.tianjin.waits import Wait, Waits, waits_of
 from .meld import Meld, MeldType, parse_melds
 from .rules import PRESETS, BeijingRules, McrRules, Rules, RulesError, TianjinRules
-from .score import HandInput, ScoreResult, prepare, score_input
 from .tiles import Tile, TileError, format_tiles
-from .waits import Wait, Waits, waits_of
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -508,7 +508,7 @@ def _show_beijing_waits(h: BeijingHand, ws: tuple[BeijingTurnWait, ...], shanten
 def _write_beijing_svg(r: BeijingResult, path: str) -> None:
     """The best arrangement when complete (a 龙's groups underlined), else the hand as held."""
     from . import svg
-    from .elements import Arrangement
+    from .families.tianjin.elements import Arrangement
 
     h = r.hand
     arr = r.arrangement

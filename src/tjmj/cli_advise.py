@@ -1,6 +1,6 @@
 """``tjmj advise``: rank every discard (and kong) of a 14-tile turn (docs/advise.md).
 
-A thin client of :mod:`tjmj.advise` (Tianjin) and :mod:`tjmj.families.beijing.advise` (``--rules
+A thin client of :mod:`tjmj.families.tianjin.advise` (Tianjin) and :mod:`tjmj.families.beijing.advise` (``--rules
 beijing|beijing_a``); bad input is one ``Error:`` line and exit status 2.
 """
 
@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .advise import Advice, Option, advise_input
 from .cli import (
     _MELD_HELP,
     InputError,
@@ -29,6 +28,7 @@ from .cli import (
     _tianjin_rules,
     _tiles,
 )
+from .families.tianjin.advise import Advice, Option, advise_input
 from .tiles import TileError
 
 if TYPE_CHECKING:

@@ -30,9 +30,9 @@ from typing import IO, Any, BinaryIO
 
 import orjson
 
+from .families.tianjin.score import score
 from .game import Action, IllegalAction, Match
 from .rules import FAMILIES, PRESETS, BeijingRules, McrRules, Rules, RulesError, TianjinRules
-from .score import score
 from .tiles import Flower, Tile, TileError, format_tiles, parse_tiles
 from .wall import Dice
 
@@ -576,7 +576,7 @@ def check_hora(hora: dict[str, Any], indicator: str | None, rules: Rules, *, dea
                indicator_visible: bool = True) -> str | None:
     """Re-score a recorded win with the family's scorer; a problem in words, or None.
 
-    Tianjin (R5): :func:`tjmj.score.score` of the hand, the winning tile, the indicator, the melds,
+    Tianjin (R5): :func:`tjmj.families.tianjin.score.score` of the hand, the winning tile, the indicator, the melds,
     ``kong_draw`` and ``tianhu``; the win must be legal with the recorded ``fan``, ``elements`` and
     ``name``.  Beijing (B5): :func:`tjmj.families.beijing.score.score_beijing` of the hand, the
     winning tile, the melds, the 混坯 (``indicator``, None without wilds) and a

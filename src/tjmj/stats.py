@@ -79,7 +79,7 @@ def _names(family: str) -> dict[str, tuple[str, str]]:
 
         table = dict(BEIJING)
     else:
-        from .elements import ELEMENT_BY_CODE
+        from .families.tianjin.elements import ELEMENT_BY_CODE
 
         table = dict(ELEMENT_BY_CODE)
     return {code: (e.chinese, e.english) for code, e in table.items()}

@@ -7,7 +7,7 @@ string, deterministic (the same input gives the same bytes), valid XML, with a `
 * :func:`tile` — one tile: face, back, wild badge 混, what the wild plays, highlight, sideways.
 * :func:`tiles` — a row of tiles (a hand), wilds marked, the drawn tile optionally set apart.
 * :func:`hand` — concealed tiles, the drawn tile apart, then the exposed melds as at a table.
-* :func:`arrangement` — the groups of an :class:`~tjmj.elements.Arrangement`, wilds labelled with
+* :func:`arrangement` — the groups of an :class:`~tjmj.families.tianjin.elements.Arrangement`, wilds labelled with
   what they play, the winning tile highlighted, the 龙 groups underlined.
 * :func:`sprite` — every face (the 34 kinds and MCR's eight flowers), the back and the wild badge
   as ``<symbol>``s of one document, so a page loads all its tiles with one request
@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import NamedTuple
 from xml.sax.saxutils import escape, quoteattr
 
-from .elements import Arrangement, Group
+from .families.tianjin.elements import Arrangement
+from .hand import Group
 from .meld import MeldType, melds_of
 from .tiles import FLOWER_TEXT, NUM_KINDS, TILE_TEXT, Flower, Tile, TileError, format_tiles, parse_tiles
 
@@ -555,14 +556,14 @@ def hand(concealed: object, draw: object = None, melds: object = (), *, wilds: o
 
 
 def arrangement(arr: Arrangement, *, size: float = 48) -> str:
-    """The groups of an arrangement (:attr:`tjmj.score.ScoreResult.arrangement`) side by side.
+    """The groups of an arrangement (:attr:`tjmj.families.tianjin.score.ScoreResult.arrangement`) side by side.
 
     Wild tiles carry the 混 badge and a label with the kind they play; the winning tile is
     outlined (class ``winning``); the three groups of a 龙 are underlined in red.  Exposed melds
     are drawn as in :func:`hand`.  The title is ``str(arr)``.
     """
     if not isinstance(arr, Arrangement):
-        raise TypeError(f"arrangement() needs a tjmj.elements.Arrangement, got {type(arr).__name__}")
+        raise TypeError(f"arrangement() needs a tjmj.families.tianjin.elements.Arrangement, got {type(arr).__name__}")
     scale = _scale(size)
     row: _Row = []
     for gi, g in enumerate(arr.groups):
@@ -609,7 +610,7 @@ def sprite() -> str:
 
 def render_sample(path: str | Path) -> Path:
     """Write an HTML page with all 34 tiles, the tile variants and sample hands; return its path."""
-    from .score import score  # late: only the sample needs the scorer
+    from .families.tianjin.score import score  # late: only the sample needs the scorer
 
     def section(name: str, items: Iterable[str]) -> str:
         return f"<h2>{html.escape(name)}</h2><div class=\"row\">{''.join(items)}</div>"

@@ -1,7 +1,7 @@
 """The baseline bot: plays sensibly from its observation, by shanten with wilds (R2, R4–R7).
 
-Shanten is :func:`tjmj.waits.shanten_counts` (wilds play whatever is missing), computed here
-incrementally: the memoised per-suit tables of :mod:`tjmj.waits` are merged once for the three
+Shanten is :func:`tjmj.hand.shanten_counts` (wilds play whatever is missing), computed here
+incrementally: the memoised per-suit tables of :mod:`tjmj.hand` are merged once for the three
 suits a discard does not touch, and the answers for every discard from one suit are memoised
 by (that suit, the merged rest), which recur from turn to turn.  Tests check the figures
 against ``shanten_counts``.
@@ -15,9 +15,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..game import Action
+from ..hand import used_table  # the per-suit "most real tiles used" tables, memoised
 from ..rules import Rules
 from ..tiles import TILE_TEXT
-from ..waits import used_table  # the per-suit "most real tiles used" tables, memoised
 
 __all__ = ["BaselineBot", "shanten_fast", "SIT_THRESHOLD"]
 
@@ -74,7 +74,7 @@ def _top_unpaired(a: Table, b: Table, m: int) -> int:
 
 
 def shanten_fast(nonwild: Sequence[int], w: int, m: int) -> int:
-    """Same value as :func:`tjmj.waits.shanten_counts` (−1 complete, 0 ready), by table merges."""
+    """Same value as :func:`tjmj.hand.shanten_counts` (−1 complete, 0 ready), by table merges."""
     t = [_suit_table(nonwild, s) for s in range(4)]
     return 3 * m + 1 - w - _top(_merge(t[0], t[1], m), _merge(t[2], t[3], m), m)
 

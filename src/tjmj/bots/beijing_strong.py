@@ -47,9 +47,9 @@ from typing import Any
 from ..families.beijing.elements import WinContext
 from ..families.beijing.rules import BeijingRules
 from ..game import Action
+from ..hand import used_table
 from ..meld import Meld, MeldType
 from ..tiles import TILES
-from ..waits import used_table
 from .baseline import _KIND, _discard_key, _merge, _suit_table, _top, shanten_fast
 from .beijing import BeijingView, after_claim, discard_shanten, pairs_shanten, shanten13
 

@@ -64,8 +64,8 @@ from typing import Any
 from ..families.mcr.rules import McrRules
 from ..families.mcr.score import McrMeld, is_complete_mcr
 from ..game import Action
+from ..hand import used_table
 from ..tiles import TILES
-from ..waits import used_table
 from .baseline import _KIND, _discard_key, _merge, _suit_table, _top, shanten_fast
 from .beijing_strong import win_chance
 from .mcr import (

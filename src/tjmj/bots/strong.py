@@ -5,7 +5,7 @@ The baseline (:mod:`tjmj.bots.baseline`) counts a hand "ready" even when its onl
 draws are worth:
 
 * **ready hands** (shanten 0): the expected fan of one draw, ``Σ live(k) / live · fan(k)`` over the
-  kinds ``k`` whose draw wins (:meth:`tjmj.score.Scorer.evaluate` + ``can_win``).  A 混儿吊 waits on
+  kinds ``k`` whose draw wins (:meth:`tjmj.families.tianjin.score.Scorer.evaluate` + ``can_win``).  A 混儿吊 waits on
   every tile, so it scores about its fan; a dead ready hand (only 提溜 completions) scores nothing;
 * **dead ready hands** (ready only as 提溜, no legal win): ``−0.8`` plus ``REVIVE`` × the share of
   live tiles whose draw, with the best discard after it, makes the hand ready for a legal win (the
@@ -27,10 +27,10 @@ from collections import deque
 from functools import lru_cache
 from typing import Any
 
+from ..families.tianjin.score import Scorer
 from ..game import Action
+from ..hand import used_table
 from ..rules import CLASSIC, Rules, TianjinRules
-from ..score import Scorer
-from ..waits import used_table
 from .baseline import (
     _KIND,
     _discard_key,

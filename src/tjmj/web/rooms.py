@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import orjson
 
 from ..bots import BOT_NAMES, Bot, make_bot
-from ..elements import ELEMENT_BY_CODE
+from ..families.tianjin.elements import ELEMENT_BY_CODE
 from ..game import Action, IllegalAction, Match, visible_event
 from ..meld import Meld
 from ..record import ReplayError as ResumeError
@@ -336,7 +336,7 @@ def hint(m: Match, seat: int) -> list[dict[str, Any]]:
         return _mcr_hint(m, seat, rules) or []
     if not isinstance(rules, TianjinRules):
         return []
-    from ..advise import advise  # the waits tables are only needed when someone asks
+    from ..families.tianjin.advise import advise  # the waits tables are only needed when someone asks
 
     obs = m.observation(seat)
     hand = [Tile.parse(t) for t in obs["hand"]]
@@ -1145,7 +1145,7 @@ def win_arrangement(hora: dict[str, Any], kyoku: dict[str, Any], hand_events: Se
             same = b.win and b.value == hora["value"] and b.codes == codes
             a: Any = b.arrangement
         elif isinstance(rules, TianjinRules):
-            from ..score import score
+            from ..families.tianjin.score import score
 
             t = score("".join(hora["hand"]), hora["pai"], kyoku["dora_marker"], hora["melds"],
                       kong_draw=hora["kong_draw"], tianhu=hora["tianhu"], rules=rules)

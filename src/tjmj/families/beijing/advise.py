@@ -1,6 +1,6 @@
 """Discard advice for a Beijing turn (北京麻将, docs/rules/BEIJING.md B2–B5; docs/advise.md).
 
-The Beijing twin of :mod:`tjmj.advise`, with the same API: for a turn of 14 tiles (the concealed
+The Beijing twin of :mod:`tjmj.families.tianjin.advise`, with the same API: for a turn of 14 tiles (the concealed
 hand before the draw plus the draw, exposed melds beside) it ranks every distinct discard, every
 kong (concealed, or added onto one's own pon; each followed by a replacement draw, B1) and, where
 B3 allows it, every 混儿悠 declaration.  For the 13-tile-equivalent hand each option leaves:
@@ -16,7 +16,7 @@ B3 allows it, every 混儿悠 declaration.  For the 13-tile-equivalent hand each
   next draw over the winning tiles, and ``hunyou`` when the 13 tiles win on any draw (a lone wild).
 
 Each option is ranked by the **expected points of a win** (issue 11), with the model of
-:mod:`tjmj.advise` (docs/advise.md "How options are ranked"): ``win_chance``, the chance of a win
+:mod:`tjmj.families.tianjin.advise` (docs/advise.md "How options are ranked"): ``win_chance``, the chance of a win
 within the draws left (a self-draw each round and, unless the hand has claimed under B3
 ``claimed_self_draw_only`` or declared 混儿悠, the three others' discards, each a live winning tile
 with ``DISCARD_RATE`` × its share of the unseen tiles), times the points it collects (self-drawn:
@@ -43,7 +43,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ...advise import (
+from ...hand import _NEG, used_table
+from ...meld import Meld, MeldType
+from ...outlook import (
     Summarised,
     _chain,
     _outlook_text,
@@ -53,9 +55,7 @@ from ...advise import (
     estimate_wall_left,
     hazard_now,
 )
-from ...meld import Meld, MeldType
 from ...tiles import NUM_KINDS, TILES, Tile
-from ...waits import _NEG, used_table
 from .elements import WinContext, bit_of, resolve, value_of
 from .rules import BEIJING, BeijingRules
 from .score import (
@@ -90,7 +90,7 @@ HUNYOU_DISCARD_REASON = "混儿悠 declared: no win on a discard, the next draw 
 
 
 # --------------------------------------------------------------------------------------------
-# Shanten: the standard shape by per-suit tables of the most real tiles used (tjmj.waits), seven
+# Shanten: the standard shape by per-suit tables of the most real tiles used (tjmj.hand), seven
 # pairs by counting; the wild kind's tiles stand in for anything.
 # --------------------------------------------------------------------------------------------
 
@@ -500,9 +500,9 @@ class Advice:
     visible: tuple[int, ...]  # copies of each kind visible to this player
     now: BeijingResult | None = None  # the 14 tiles scored as a self-drawn win, when complete
     hungang: bool = False  # all four wilds held: 混杠 may be declared, a flat 40 (B2)
-    wall_left: int = 0  # tiles left for normal draws, as given or estimated (tjmj.advise.estimate_wall_left)
+    wall_left: int = 0  # tiles left for normal draws, as given or estimated (tjmj.outlook.estimate_wall_left)
     wall_estimated: bool = True  # wall_left was not given
-    draws: int = 0  # the player's own draws left (tjmj.advise.draws_left)
+    draws: int = 0  # the player's own draws left (tjmj.outlook.draws_left)
 
     @property
     def unseen(self) -> int:
@@ -621,7 +621,7 @@ def advise_input(h: BeijingHand, seen: Sequence[int] = (), *, wall_left: int | N
 
 
 # --------------------------------------------------------------------------------------------
-# The model: the chance and points of a win (module docstring; tjmj.advise for the chain)
+# The model: the chance and points of a win (module docstring; tjmj.outlook for the chain)
 # --------------------------------------------------------------------------------------------
 
 _ZIMO, _MENQING, _DEALER, _QIDUI = (bit_of(c) for c in ("ZIMO", "MENQING", "DEALER", "QIDUI"))

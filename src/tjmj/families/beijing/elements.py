@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, fields
 from functools import cache
 from typing import ClassVar, NamedTuple
 
-from ...elements import Group
+from ...hand import Group
 from ...tiles import TILE_TEXT, Tile, TileError
 from .rules import FLAT_VALUE, BeijingRules
 
@@ -120,7 +120,7 @@ class BeijingArrangement(NamedTuple):
     """Every tile of a winning hand in one group, every wild given the kind it plays (B4).
 
     ``groups``: the concealed groups, then the exposed melds (a claimed wild plays its own kind
-    there, B2); each is a :class:`tjmj.elements.Group` (kind ``pair``, ``sequence``, ``triplet``
+    there, B2); each is a :class:`tjmj.hand.Group` (kind ``pair``, ``sequence``, ``triplet``
     or a meld type: ``chi``, ``pon``, ``kong``, ``added_kong``, ``ankong``), and exactly one holds
     the winning tile (``Group.winning``).  ``shape``: ``standard`` (four melds and a pair) or
     ``pairs`` (七对子).  ``wild``: the wild kind (None without wilds).

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
-from ...elements import Group
+from ...hand import Group
 from ...tiles import NUM_KINDS, TILES
 from .elements import (
     PAIRS,

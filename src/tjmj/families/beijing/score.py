@@ -1,6 +1,6 @@
 """The Beijing hand scorer (北京麻将, docs/rules/BEIJING.md B4, B5; B6's payments for one win).
 
-Fast path by pattern removal, as the Tianjin scorer (:mod:`tjmj.score`): an element that depends
+Fast path by pattern removal, as the Tianjin scorer (:mod:`tjmj.families.tianjin.score`): an element that depends
 on the arrangement is one removal — the 一条龙 (123 456 789 of a suit, real tiles first), the
 捉五魁 group (the winning non-wild 5m with non-wild 4m 6m), 本混儿龙 (the one wild counted as its
 own kind), 对对和 (triplets only), 七对子 (pairs) — and the rest is checked with the per-suit
@@ -23,10 +23,9 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ... import _tables as T
-from ...elements import Group
+from ...hand import Group, InvalidHand
 from ...meld import Meld, MeldType, melds_of
 from ...rules import RulesError
-from ...score import InvalidHand
 from ...tiles import NUM_KINDS, TILES, Tile, format_tiles, parse_tiles, successor
 from .elements import (
     ADD,

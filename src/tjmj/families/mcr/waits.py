@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...hand import shanten_counts
 from ...tiles import NUM_KINDS, TILE_TEXT, TILES, Tile
-from ...waits import shanten_counts
 from .score import InvalidMcrHand, McrMeld, McrResult, McrSituation, is_complete_mcr, score_mcr
 
 __all__ = ["SHAPES", "McrWait", "McrWaits", "shanten_shapes", "shanten_mcr", "mcr_waits", "counts_of_hand"]

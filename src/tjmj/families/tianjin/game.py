@@ -1,7 +1,7 @@
 """Tianjin mahjong (天津麻将) on the shared engine: what is Tianjin's own (docs/rules/RULES.md).
 
 坐庄/拉庄 before each hand (R7), the wall with its face-up indicator and the wilds (R2, R3), pon
-and kong only, by the one seat that can (R4), self-drawn wins scored by :mod:`tjmj.score` (R5),
+and kong only, by the one seat that can (R4), self-drawn wins scored by :mod:`tjmj.families.tianjin.score` (R5),
 小相公 and its penalty (R2), 铲 (R7), the settlement with the 坐庄/拉庄 multipliers, kong points
 and pots (R6, R8), and who deals next (R9).
 """
@@ -13,10 +13,10 @@ from typing import Any, ClassVar
 from ..._mypyc import mypyc_attr
 from ...game import _ADDED_KONG, _ANKONG, _DISCARD, _KONG, _PON, PASS, WIN, Action, Match, Payment, Seat
 from ...meld import MeldType
-from ...score import HandInput, Scorer, ScoreResult, score_input
 from ...tiles import TILE_TEXT, Tile, wild_kinds
 from ...wall import SEATS, Dice, Wall
 from .rules import TianjinRules
+from .score import HandInput, Scorer, ScoreResult, score_input
 
 __all__ = ["TianjinMatch", "TianjinSeat"]
 

@@ -4,7 +4,7 @@ Fast path by pattern removal: the winning tile's group (捉伍儿 456m, 混儿�
 the 龙 are taken out first, then the rest is checked with the per-suit wild tables of
 :mod:`tjmj._tables`.  Every way an element can arise is one such removal (see
 ``docs/scoring.md``), so the maximum over them is the maximum over all arrangements (R5.2).
-:mod:`tjmj.reference` enumerates arrangements one by one and is the tests' ground truth.
+:mod:`tjmj.families.tianjin.reference` enumerates arrangements one by one and is the tests' ground truth.
 
 >>> r = score("1p1p1p2p3p456p789p66z", "5m", "1p")
 >>> r.fan, r.name
@@ -17,7 +17,11 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from typing import NamedTuple
 
-from . import _tables as T
+from ... import _tables as T
+from ...hand import InvalidHand
+from ...meld import Meld, MeldType, melds_of
+from ...tiles import TILES, Tile, format_tiles, parse_tiles, wild_kinds
+from .arrange import build_arrangement
 from .elements import (
     Arrangement,
     Element,
@@ -25,11 +29,9 @@ from .elements import (
     combination_name,
     elements_of,
 )
-from .meld import Meld, MeldType, melds_of
 from .rules import CLASSIC, TianjinRules
-from .tiles import TILES, Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
-__all__ = ["score", "ScoreResult", "HandInput", "prepare", "evaluate", "InvalidHand"]
+__all__ = ["score", "ScoreResult", "HandInput", "prepare", "evaluate"]
 
 _ONE = T.ONE
 _NUM = T.NUM
@@ -39,10 +41,6 @@ _DRAGON_NO5 = T.DRAGON_NO5
 _need = T.wilds_needed
 
 L, Z, H, B, S, G, SB, TH = (int(f) for f in Flag)
-
-
-class InvalidHand(TileError):
-    """An impossible hand: wrong tile count, a fifth copy, a pon of a wild kind, …"""
 
 
 TileLike = int | str
@@ -453,7 +451,7 @@ class ScoreResult:
     def arrangement(self) -> Arrangement | None:
         a = self._arrangement
         if a is False:
-            a = self._arrangement = _build_arrangement(self) if self.complete else None
+            a = self._arrangement = build_arrangement(self, counts_of_hand(self.hand)) if self.complete else None
         return a  # type: ignore[return-value]
 
     def to_dict(self, arrangement: bool = True) -> dict[str, object]:
@@ -470,16 +468,6 @@ class ScoreResult:
             a = self.arrangement
             d["arrangement"] = a.to_dict() if a is not None else None
         return d
-
-
-def _build_arrangement(result: ScoreResult) -> Arrangement:
-    # tjmj.arrange imports this module, so it is bound on first use; a function-level import
-    # statement would cost more than the rest of the property on every call
-    global _build_arrangement
-    from .arrange import build_arrangement
-
-    _build_arrangement = build_arrangement
-    return build_arrangement(result)
 
 
 @cache

@@ -3,11 +3,11 @@
 For each option (discard a kind, or declare a concealed / gold / added kong, which is followed
 by a replacement draw) the 13-tile-equivalent hand left is measured by:
 
-* ``shanten`` (with wilds, :func:`tjmj.waits.shanten_counts`; 0 = ready);
+* ``shanten`` (with wilds, :func:`tjmj.hand.shanten_counts`; 0 = ready);
 * the **live** tiles that improve it (lower its shanten), where live = 4 − copies visible to this
   player: own concealed tiles and draw, own melds, the face-up indicator and ``seen`` (every other
   visible tile: all discards, the other players' melds);
-* when ready: every completing draw (:class:`tjmj.waits.Wait`, with its fan, whether it is a legal
+* when ready: every completing draw (:class:`tjmj.families.tianjin.waits.Wait`, with its fan, whether it is a legal
   win and why not, e.g. 死提溜) with its live count, ``ev`` = Σ live × fan over the winning draws,
   and whether the hand waits on everything (混儿吊, R5.1).  After a kong the next draw is the
   replacement draw, so a kong option's ``ev`` uses the 杠开 fan (``Wait.kong_fan``).
@@ -19,7 +19,7 @@ at random among the ``unseen`` ones (4 − visible copies of each kind); the pla
 ``ceil(wall_left / 4)`` draws left; a ready hand wins on each draw with the chance of its live legal
 winning tiles; a hand one useful draw from a legal ready hand (a 1-shanten hand, or a ready hand
 whose completions are all dead, 死提溜) is looked at one exchange ahead exactly (which draws allow
-which legal ready hand, by :class:`tjmj.score.Scorer`); a hand further away makes its steps at the
+which legal ready hand, by :class:`tjmj.families.tianjin.score.Scorer`); a hand further away makes its steps at the
 usual rates of strong self-play (:data:`TIANJIN_LATER`, :data:`TIANJIN_READY_WIDTH`) and is credited
 the least legal fan.  The chain of steps is :func:`tjmj.bots.beijing_strong.win_chance` (the Beijing
 strong bot's model), without the others' wins.  So a dead ready hand ranks as what it is: one step
@@ -43,9 +43,21 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from ._tables import wilds_needed
+from ..._tables import wilds_needed
+from ...hand import _NEG, used_table
+from ...meld import Meld, MeldType
+from ...outlook import (
+    Summarised,
+    _chain,
+    _outlook_text,
+    _routes_chance,
+    _tile_list,
+    draws_left,
+    estimate_wall_left,
+    hazard_now,
+)
+from ...tiles import Tile, counts_of
 from .elements import Flag
-from .meld import Meld, MeldType
 from .rules import CLASSIC, TianjinRules
 from .score import (
     HandInput,
@@ -59,10 +71,9 @@ from .score import (
     prepare,
     score_input,
 )
-from .tiles import Tile, counts_of
-from .waits import _NEG, Wait, used_table, waits_of
+from .waits import Wait, waits_of
 
-__all__ = ["Advice", "Option", "advise", "advise_input", "draws_left", "estimate_wall_left", "hazard_now"]
+__all__ = ["Advice", "Option", "advise", "advise_input"]
 
 XXG_REASON = "小相公: discarding a wild means no more wins this hand (R2)"
 _ACTION_ORDER = {"discard": 0, "ankong": 1, "added_kong": 2}
@@ -71,8 +82,6 @@ _ACTION_ORDER = {"discard": 0, "ankong": 1, "added_kong": 2}
 # The model of a legal win (docs/advise.md "How options are ranked")
 # --------------------------------------------------------------------------------------------
 
-OTHER_HANDS = 3 * 13  # tiles in the other players' concealed hands, about
-KEPT_BACK = 14  # tiles kept back from normal draws at the tail (replacement draws: R3 dice reserve, B1's 7 stacks)
 # Tianjin (classic) strong-bot self-play, 30 matches: the mean share of the unseen tiles that lower the
 # shanten of a hand with j steps still to go (j = 1…6), the rate of every step after a hand's first ...
 TIANJIN_LATER = (0.0, 0.28, 0.38, 0.51, 0.65, 0.72, 0.80)
@@ -82,110 +91,6 @@ TIANJIN_READY_WIDTH = 8.0
 # ... and the chance that another player ends the hand in a round grows by this much a round (fitted
 # through 0 on the same self-play: about 5 % in round 5, 15 % in round 9, 25 % in round 15)
 TIANJIN_HAZARD_RAMP = 0.017
-START_WALL = 68  # tiles for normal draws at the start of a hand (estimate_wall_left of 121 unseen)
-
-
-def estimate_wall_left(unseen: int) -> int:
-    """Tiles left for normal draws when the caller does not know: the unseen tiles less the other
-    three hands (13 each) and the 14 kept back at the tail.  With nothing seen but one's own hand and
-    the indicator (121 unseen) that is 68, the start of a hand."""
-    return max(0, unseen - OTHER_HANDS - KEPT_BACK)
-
-
-def draws_left(wall_left: int) -> int:
-    """The player's own draws (rounds of play) left with ``wall_left`` tiles for normal draws: one in
-    four, rounded up (the Beijing strong bot's ``rounds``)."""
-    return max(0, (wall_left + 3) // 4)
-
-
-def _chain(steps: int, q_first: float, q_win: float, rounds: int, later: tuple[float, ...] = (),
-           hazard: float = 0.0, ramp: float = 0.0) -> float:
-    """The chance to make ``steps`` improvements (the first with chance ``q_first`` a round, a later one
-    with ``j`` steps to go ``later[j]``) and then win (``q_win`` a round) within ``rounds`` rounds, the
-    hand going on after each round with 1 − (``hazard`` + ``ramp`` × rounds since now): the Beijing
-    strong bot's :func:`~tjmj.bots.beijing_strong.win_chance`.  Rates are rounded to 4 places (its
-    cache)."""
-    if rounds <= 0 or q_win <= 0:
-        return 0.0
-    from .bots.beijing_strong import win_chance  # the engine is imported on first use only
-
-    return win_chance(steps, round(min(1.0, q_first), 4), round(min(1.0, q_win), 4), rounds, round(hazard, 3),
-                      later, ramp)
-
-
-def hazard_now(wall_left: int, ramp: float) -> float:
-    """The chance that another player ends the hand in the coming round: ``ramp`` × the rounds played
-    so far, counted from a wall of :data:`START_WALL` tiles (measured: it grows about linearly)."""
-    return ramp * max(0, START_WALL - wall_left) / 4
-
-
-def _routes_chance(routes: Sequence[tuple[int, float, float]], unseen: int, rounds: int, hazard: float,
-                   ramp: float) -> tuple[float, float]:
-    """(chance, expected value) of a hand one useful draw from a legal ready hand: ``routes`` holds, per
-    useful kind, (its live copies, the per-round win chance of the best ready hand it allows, that
-    hand's mean value of a win).  The first step comes with the chance of all useful copies; which
-    kind it was decides the wait."""
-    u = sum(n for n, _, _ in routes)
-    if not u or not unseen:
-        return 0.0, 0.0
-    a = u / unseen
-    p = e = 0.0
-    for n, q, v in routes:
-        c = _chain(1, a, q, rounds, (), hazard, ramp) * n / u
-        p += c
-        e += c * v
-    return p, e
-
-
-def _pct(p: float) -> str:
-    if p <= 0:
-        return "0%"
-    if p < 0.01:
-        return "<1%"
-    return f"{min(100, round(100 * p))}%"
-
-
-def _num(x: float) -> str:
-    if x <= 0:
-        return "0"
-    if x < 0.1:
-        return "<0.1"
-    return f"{x:.1f}" if x < 10 else f"{x:.0f}"
-
-
-def _tile_list(tiles: Sequence[Tile], most: int = 6) -> str:
-    """``5m 8m 4p``, at most ``most`` kinds then ``+N``."""
-    text = " ".join(str(t) for t in tiles[:most])
-    return text + (f" +{len(tiles) - most}" if len(tiles) > most else "")
-
-
-def _outlook_text(p: float, e: float, unit: str, unit_zh: str) -> tuple[str, str]:
-    """``~41% to win, ~4.2 fan expected`` and ``和牌约41%，期望约4.2番``."""
-    if p <= 0:
-        return "no win in the draws left", "剩余摸牌内和不了"
-    x = _num(e)
-    ex, ez = (x, x) if x.startswith("<") else (f"~{x}", f"约{x}")
-    if p < 0.01:
-        return f"<1% to win, {ex} {unit} expected", f"和牌<1%，期望{ez}{unit_zh}"
-    return f"~{_pct(p)} to win, {ex} {unit} expected", f"和牌约{_pct(p)}，期望{ez}{unit_zh}"
-
-
-class Summarised:
-    """An option with a one-line summary in English and Chinese (made by ``_summaries``), e.g.
-    ``ready: 5m 8m (6 live), ~41% to win, ~4.2 fan expected`` / ``听5m 8m（6张活牌），和牌约41%，期望约4.2番``."""
-
-    __slots__ = ()
-
-    def _summaries(self) -> tuple[str, str]:
-        raise NotImplementedError
-
-    @property
-    def summary(self) -> str:
-        return self._summaries()[0]
-
-    @property
-    def summary_zh(self) -> str:
-        return self._summaries()[1]
 
 
 @dataclass(frozen=True)
@@ -406,7 +311,7 @@ def _shanten_and_improving(
 ) -> tuple[int, list[tuple[Tile, int]]]:
     """Shanten of a 13-tile-equivalent hand and the live kinds whose draw lowers it.
 
-    The same figure as :func:`tjmj.waits.shanten_counts`, but each draw changes one suit only,
+    The same figure as :func:`tjmj.hand.shanten_counts`, but each draw changes one suit only,
     so the other three suits' product is computed once per suit rather than once per draw.
     """
     tables = [used_table(tuple(nonwild[lo:hi]), hon) for lo, hi, hon in _SUITS]
@@ -460,7 +365,7 @@ def advise(
     ``seen``: every other tile visible to this player (all discards, the others' melds), as MPSZ
     text or kinds.  ``xiaoxianggong``: the player already discarded a wild (nothing wins).
     ``wall_left``: tiles left for normal draws (the player draws one in four); None: estimated from
-    the unseen tiles (:func:`estimate_wall_left`).  Raises :class:`tjmj.score.InvalidHand` (a
+    the unseen tiles (:func:`estimate_wall_left`).  Raises :class:`tjmj.hand.InvalidHand` (a
     ``TileError``) naming what is wrong.
     """
     h = prepare(hand, draw, indicator, melds, rules=rules)

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from . import _tables as T
-from .elements import Arrangement, Group
-from .meld import Meld
-from .score import _pack, counts_of_hand
-from .tiles import TILES, Tile
+from ... import _tables as T
+from ...hand import Group
+from ...meld import Meld
+from ...tiles import TILES, Tile
+from .elements import Arrangement
 
 if TYPE_CHECKING:
     from .score import ScoreResult
@@ -35,7 +35,7 @@ class _Pool:
         if wilds_are_real:  # 素本: the wild tiles play themselves, as real tiles
             self.real = list(counts)
             self.wild: list[Tile] = []
-            self.packed = _pack(counts)
+            self.packed = T.pack(counts)
         else:
             real = list(counts)
             self.wild = []
@@ -45,7 +45,7 @@ class _Pool:
                     real[k] = 0
             self.real = real
             # the real tiles as packed suits, kept in step with ``real``
-            self.packed = list(packed) if packed is not None else _pack(real)
+            self.packed = list(packed) if packed is not None else T.pack(real)
 
     def take_real(self, kind: int) -> _Slot | None:
         if self.real[kind]:
@@ -251,7 +251,8 @@ def _meld_group(m: Meld, wild: bool) -> Group:
     return g
 
 
-def build_arrangement(result: ScoreResult) -> Arrangement:
+def build_arrangement(result: ScoreResult, counts: Sequence[int]) -> Arrangement:
+    """The best arrangement of a complete ``result``, whose hand's concealed tiles and draw are ``counts``."""
     h = result.hand
     win = result.tianhu_win if result.tianhu_win is not None else h.draw
     wilds = h.wilds
@@ -259,7 +260,7 @@ def build_arrangement(result: ScoreResult) -> Arrangement:
     struct = result.struct
     kind = struct[0]
     suben = kind == "suben"
-    pool = _Pool(counts_of_hand(h), wilds, wilds_are_real=suben, packed=result.packed)
+    pool = _Pool(counts, wilds, wilds_are_real=suben, packed=result.packed)
     dragon: tuple[int, int, int] | None = None
 
     if kind == "plain":

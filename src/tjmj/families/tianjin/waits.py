@@ -12,8 +12,9 @@ the needed tiles are still live and whether the finished hand reaches ``min_fan`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
+from ...hand import shanten_counts
+from ...tiles import Tile, counts_of
 from .elements import Flag, combination_name
 from .rules import CLASSIC, TianjinRules
 from .score import (
@@ -27,7 +28,6 @@ from .score import (
     is_double_hundiao,
     prepare,
 )
-from .tiles import Tile, counts_of
 
 __all__ = ["Wait", "Waits", "waits", "shanten", "shanten_of"]
 
@@ -149,59 +149,6 @@ def waits_of(h: HandInput, *, indicator_visible: bool = True) -> Waits:
     return Waits(tuple(out), hundiao_all and drawable > 0, shanten_of(h))
 
 
-# --------------------------------------------------------------------------------------
-# Shanten with wilds.  For each suit: the most real tiles that fit in at most m melds and
-# p pairs (each group holding at least one real tile; wilds fill the rest).  Then
-# J = 3·M + 2 − wilds − (real tiles used) new tiles are needed, and shanten = J − 1.
-# --------------------------------------------------------------------------------------
-
-_NEG = -99
-
-
-@cache
-def used_table(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
-    """table[m] = (best with no pair, best with one pair), m = 0..4 melds at most."""
-    n = len(c)
-    i = 0
-    while i < n and c[i] == 0:
-        i += 1
-    if i == n:
-        return tuple((0, 0) for _ in range(5))
-    lst = list(c)
-    lst[i] -= 1
-    best = [list(row) for row in used_table(tuple(lst), honors)]  # the lowest tile left unused
-    lst[i] += 1
-
-    def fold(sub: tuple[tuple[int, int], ...], gain: int, melds: int, pairs: int) -> None:
-        for m in range(melds, 5):
-            for p in range(pairs, 2):
-                v = sub[m - melds][p - pairs] + gain
-                if v > best[m][p]:
-                    best[m][p] = v
-
-    x = c[i]
-    for k in range(1, min(x, 3) + 1):
-        lst[i] = x - k
-        fold(used_table(tuple(lst), honors), k, 1, 0)
-    for k in range(1, min(x, 2) + 1):
-        lst[i] = x - k
-        fold(used_table(tuple(lst), honors), k, 0, 1)
-    lst[i] = x - 1
-    if not honors:
-        if i + 1 < n and c[i + 1]:
-            lst[i + 1] -= 1
-            fold(used_table(tuple(lst), honors), 2, 1, 0)
-            if i + 2 < n and c[i + 2]:
-                lst[i + 2] -= 1
-                fold(used_table(tuple(lst), honors), 3, 1, 0)
-                lst[i + 2] += 1
-            lst[i + 1] += 1
-        if i + 2 < n and c[i + 2]:
-            lst[i + 2] -= 1
-            fold(used_table(tuple(lst), honors), 2, 1, 0)
-    return tuple((a, b) for a, b in best)
-
-
 def shanten(
     hand: TilesLike,
     indicator: TileLike,
@@ -221,30 +168,3 @@ def shanten_of(h: HandInput) -> int:
     for k in h.wilds:
         c[k] = 0
     return shanten_counts(c, w, 4 - len(h.melds))
-
-
-def shanten_counts(nonwild: list[int], w: int, m: int) -> int:
-    """Shanten from non-wild counts (34), the wild count and the concealed melds needed."""
-    tables = [
-        used_table(tuple(nonwild[0:9]), False),
-        used_table(tuple(nonwild[9:18]), False),
-        used_table(tuple(nonwild[18:27]), False),
-        used_table(tuple(nonwild[27:34]), True),
-    ]
-    # max-plus combination over suits: acc[m][p] = most real tiles used
-    acc = [[0, 0] for _ in range(m + 1)]
-    for t in tables:
-        nxt = [[_NEG, _NEG] for _ in range(m + 1)]
-        for ma in range(m + 1):
-            for pa in range(2):
-                a = acc[ma][pa]
-                if a < 0:
-                    continue
-                for mb in range(m + 1 - ma):
-                    for pb in range(2 - pa):
-                        v = a + t[mb][pb]
-                        if v > nxt[ma + mb][pa + pb]:
-                            nxt[ma + mb][pa + pb] = v
-        acc = nxt
-    used = max(max(row) for row in acc)
-    return 3 * m + 2 - w - used - 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .meld import Meld, MeldType
-from .tiles import Tile, wild_kinds
+from ...meld import Meld, MeldType
+from ...tiles import Tile, wild_kinds
 
 __all__ = ["SampleHand", "random_complete_hand", "random_hand"]
 
@@ -20,7 +20,7 @@ class SampleHand:
     kong_draw: bool = False
 
     def to_batch(self) -> dict[str, object]:
-        from .tiles import format_tiles
+        from ...tiles import format_tiles
 
         d: dict[str, object] = {
             "hand": format_tiles(sorted(self.concealed)),

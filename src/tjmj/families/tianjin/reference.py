@@ -1,8 +1,8 @@
-"""A slow, exhaustive reference scorer: the tests' ground truth for :mod:`tjmj.score` (R5).
+"""A slow, exhaustive reference scorer: the tests' ground truth for :mod:`tjmj.families.tianjin.score` (R5).
 
-It shares nothing with the fast path's evaluation (no ``tjmj._tables``, ``tjmj.arrange`` or
-``tjmj.score.evaluate``): it lists arrangements one by one, in the sense of R5.1, and scores each
-with the element classes of :mod:`tjmj.elements`.  The hand's answer is the best (fan, flags)
+It shares nothing with the fast path's evaluation (no ``tjmj._tables``, ``tjmj.families.tianjin.arrange`` or
+``tjmj.families.tianjin.score.evaluate``): it lists arrangements one by one, in the sense of R5.1, and scores each
+with the element classes of :mod:`tjmj.families.tianjin.elements`.  The hand's answer is the best (fan, flags)
 over all of them (R5.2; ties by the larger flag int, as the fast path does).
 
 How the arrangements are listed
@@ -43,9 +43,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import combinations_with_replacement, permutations, product
 
-from .elements import ARRANGEMENT_ELEMENTS, Arrangement, Group, fan_of
+from ...hand import Group
+from ...tiles import Tile, counts_of
+from .elements import ARRANGEMENT_ELEMENTS, Arrangement, fan_of
 from .score import HandInput
-from .tiles import Tile, counts_of
 
 __all__ = ["reference_score", "arrangements", "flags_of"]
 

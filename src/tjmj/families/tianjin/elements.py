@@ -2,8 +2,8 @@
 
 Each element has a code, a Chinese and an English name, its value (a core value or ×2) and an
 ``is_condition_met(arrangement)`` check on one explicit arrangement.  The slow reference
-enumerator (:mod:`tjmj.reference`) scores every arrangement with these checks; the fast scorer
-(:mod:`tjmj.score`) reaches the same answer by pattern removal and is tested against it.
+enumerator (:mod:`tjmj.families.tianjin.reference`) scores every arrangement with these checks; the fast scorer
+(:mod:`tjmj.families.tianjin.score`) reaches the same answer by pattern removal and is tested against it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from enum import IntFlag
 from functools import cache
 from typing import NamedTuple
 
-from .tiles import TILE_TEXT, Tile
+from ...hand import Group
+from ...tiles import Tile
 
 __all__ = [
     "Flag",
-    "Group",
     "Arrangement",
     "Element",
     "ELEMENTS",
@@ -38,55 +38,6 @@ class Flag(IntFlag):
     GANGKAI = 32
     SUBEN = 64
     TIANHU = 128
-
-
-_TEXT_OF = TILE_TEXT.__getitem__
-
-
-class Group(NamedTuple):
-    """One group of an arrangement.
-
-    ``kind`` is ``pair``, ``sequence``, ``triplet`` (concealed) or an exposed meld type
-    (``pon``, ``kong``, ``added_kong``, ``ankong``).  ``tiles`` are the physical tiles,
-    ``plays`` the kind each one plays, ``wild`` which of them are wild tiles, and ``winning``
-    the index of the winning tile in this group (None if it is elsewhere).  A named tuple:
-    an arrangement is rebuilt for every scored hand, and tuples are cheap to make.
-    """
-
-    kind: str
-    tiles: tuple[Tile, ...]
-    plays: tuple[Tile, ...]
-    wild: tuple[bool, ...]
-    winning: int | None = None
-
-    @property
-    def exposed(self) -> bool:
-        return self.kind not in ("pair", "sequence", "triplet")
-
-    @property
-    def is_meld(self) -> bool:
-        return self.kind != "pair"
-
-    def __str__(self) -> str:
-        parts = []
-        for i, (t, p, w) in enumerate(zip(self.tiles, self.plays, self.wild, strict=True)):
-            s = str(t) if not w else (f"{t}={p}" if t != p else f"{t}*")
-            if i == self.winning:
-                s = f"<{s}>"
-            parts.append(s)
-        text = " ".join(parts)
-        return f"[{text}]" if self.exposed else f"({text})" if self.kind == "ankong" else text
-
-    def to_dict(self) -> dict[str, object]:
-        # map() over the bound __getitem__: a quarter of the time of list comprehensions
-        # here, and every batch answer line holds five of these
-        return {
-            "kind": self.kind,
-            "tiles": list(map(_TEXT_OF, self.tiles)),
-            "plays": list(map(_TEXT_OF, self.plays)),
-            "wild": list(self.wild),
-            "winning": self.winning,
-        }
 
 
 class Arrangement(NamedTuple):
