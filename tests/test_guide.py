@@ -29,8 +29,8 @@ def _scored(family: str) -> tuple[int, list[tuple[str, str]], int]:
     ex = GUIDES[family].example
     rules = Rules.preset(PRESET[family])
     if family == "tianjin":
-        from tjmj.elements import ELEMENT_BY_CODE
-        from tjmj.score import score
+        from tjmj.families.tianjin.elements import ELEMENT_BY_CODE
+        from tjmj.families.tianjin.score import score
 
         t = score(ex.hand, ex.draw, ex.indicator, rules=rules)
         assert t.win

@@ -583,7 +583,7 @@ def test_beijing_web_preview_only_to_the_winner_and_hands_face_up(store: Any) ->
 def test_tianjin_element_values_read_in_chinese_on_the_chinese_page() -> None:
     """Issue 34: the Chinese settlement showed "core 3" for 捉伍儿; every element's value has a
     Chinese form (R5.1: the core values, ×2 for the doublings), as Beijing's elements do."""
-    from tjmj.elements import ELEMENT_BY_CODE
+    from tjmj.families.tianjin.elements import ELEMENT_BY_CODE
     from tjmj.rules import Rules
 
     codes = list(ELEMENT_BY_CODE)

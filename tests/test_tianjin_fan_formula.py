@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from tjmj.elements import ELEMENT_BY_CODE
+from tjmj.families.tianjin.elements import ELEMENT_BY_CODE
+from tjmj.families.tianjin.score import score
 from tjmj.rules import Rules
-from tjmj.score import score
 from tjmj.tui.app import TableApp
 from tjmj.tui.render import settlement_text
 from tjmj.web.rooms import settlement_message, tianjin_fan_formula

@@ -316,7 +316,7 @@ def _visible_counts(m: Match, obs: dict[str, Any]) -> list[int]:
 
 
 def hint(m: Match, seat: int) -> list[dict[str, Any]]:
-    """For each discard the seat may make now, ranked by the family's advisor (:mod:`tjmj.advise`,
+    """For each discard the seat may make now, ranked by the family's advisor (:mod:`tjmj.families.tianjin.advise`,
     :mod:`tjmj.families.beijing.advise`): shanten, live improving tiles and, when ready, what the 13
     tiles left wait on, with fan (Tianjin) or value (Beijing) and live copies.
 
