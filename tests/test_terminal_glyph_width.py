@@ -76,7 +76,9 @@ def tmux_factory(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], Tmux]]:
     def make(extra: dict[str, str]) -> Tmux:
         import os
 
-        t = Tmux(f"tjmj-width-{len(servers)}-{tmp_path.name}", {**os.environ, **extra})
+        # the server's socket is machine-wide (/tmp/tmux-UID/NAME): the pid keeps two runs of the
+        # suite at once (two checkouts) from sharing, and killing, one server
+        t = Tmux(f"tjmj-width-{os.getpid()}-{len(servers)}-{tmp_path.name}", {**os.environ, **extra})
         servers.append(t)
         return t
 
