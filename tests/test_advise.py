@@ -9,7 +9,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from tjmj.cli_advise import advise as advise_cmd
+from tjmj.cli.advise import advise as advise_cmd
 from tjmj.families.tianjin.advise import TIANJIN_HAZARD_RAMP, Advice, Option, advise
 from tjmj.families.tianjin.score import score
 from tjmj.hand import InvalidHand, shanten_counts

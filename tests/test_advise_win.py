@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tjmj.bots import make_bot
-from tjmj.cli_advise import advise as advise_cmd
+from tjmj.cli.advise import advise as advise_cmd
 from tjmj.families.beijing import advise as bj
 from tjmj.families.tianjin.advise import Advice, Option, _Model, _scorer, advise
 from tjmj.game import Match

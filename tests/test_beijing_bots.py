@@ -16,8 +16,8 @@ from click.testing import CliRunner
 
 from tjmj.bots import BOT_NAMES, make_bot
 from tjmj.bots.beijing import is_beijing, pairs_shanten, rules_from_obs, shanten13
-from tjmj.cli_simulate import simulate as simulate_cmd
-from tjmj.cli_tournament import tournament as tournament_cmd
+from tjmj.cli.simulate import simulate as simulate_cmd
+from tjmj.cli.tournament import tournament as tournament_cmd
 from tjmj.families.beijing.rules import BEIJING, BEIJING_A
 from tjmj.families.beijing.score import scorer_for
 from tjmj.game import Action, Match

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from tjmj.batch import BATCH_KEYS, BEIJING_BATCH_KEYS, BEIJING_FLAGS, batch_answer
-from tjmj.cli import BEIJING_OPTIONS, main
+from tjmj.cli import main
+from tjmj.cli.common import BEIJING_OPTIONS
 from tjmj.families.beijing.advise import (
     Advice,
     advise,
@@ -35,6 +35,7 @@ from tjmj.families.beijing.score import (
     score_beijing,
 )
 from tjmj.families.beijing.waits import waits as library_waits
+from tjmj.jsonlines import BATCH_KEYS, BEIJING_BATCH_KEYS, BEIJING_FLAGS, batch_answer
 from tjmj.meld import Meld, MeldType
 from tjmj.tiles import TILES, Tile, format_tiles, successor
 
@@ -460,7 +461,7 @@ def test_subprocess_console_batch(tmp_path: Path) -> None:
 
 
 def test_tianjin_batch_does_not_load_beijing_scorer() -> None:
-    code = ("import sys, json; from tjmj.batch import batch_answer; "
+    code = ("import sys, json; from tjmj.jsonlines import batch_answer; "
             f"batch_answer({json.dumps(json.dumps(TIANJIN[0]))}); "
             "print(any(m.startswith('tjmj.families.beijing.score') for m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60, text=True)

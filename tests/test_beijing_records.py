@@ -24,7 +24,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tjmj import record as record_mod
-from tjmj.cli_replay import replay as replay_cmd
+from tjmj.cli.replay import replay as replay_cmd
 from tjmj.game import PASS, Action, Match
 from tjmj.hand import shanten_counts
 from tjmj.record import (

@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tjmj import __version__
-from tjmj.cli import BATCH_KEYS, batch_answer, main
+from tjmj.cli import main
+from tjmj.jsonlines import BATCH_KEYS, batch_answer
 from tjmj.rules import Rules
 
 WIDE = {"COLUMNS": "200"}  # so that Rich does not wrap names in the middle for the assertions

@@ -490,4 +490,5 @@ def test_readme_layout_is_complete_and_true() -> None:
     real |= {p.name for p in (ROOT / "tests").glob("*.py")} | {p.name for p in (ROOT / "src/tjmj/bots").glob("*.py")}
     real |= {f"{p.name}/" for p in (pkg / "families").iterdir() if (p / "__init__.py").is_file()}
     real |= {p.name for p in (pkg / "families").rglob("*.py")}  # a family's modules (tianjin/: score.py, …)
+    real |= {p.name for p in (pkg / "cli").glob("*.py")}  # the command modules (cli/: common.py, …)
     assert named <= real, f"the README's layout names what does not exist: {sorted(named - real)}"

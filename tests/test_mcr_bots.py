@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from tjmj.bots import BOT_NAMES, make_bot
 from tjmj.bots.mcr import McrView, discard_shanten, is_mcr, mcr_shanten, shapes_shanten
 from tjmj.bots.mcr_strong import ROUTES, _Model, route_distances, template_distance
-from tjmj.cli_simulate import simulate as simulate_cmd
-from tjmj.cli_tournament import tournament as tournament_cmd
+from tjmj.cli.simulate import simulate as simulate_cmd
+from tjmj.cli.tournament import tournament as tournament_cmd
 from tjmj.families.mcr.rules import MCR
 from tjmj.families.mcr.score import McrMeld, is_complete_mcr
 from tjmj.families.mcr.waits import shanten_shapes

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tests.clitools import one_error_line
-from tjmj.cli_simulate import simulate as simulate_cmd
+from tjmj.cli.simulate import simulate as simulate_cmd
 from tjmj.rules import Rules
 from tjmj.simulate import HANDS_PER_MATCH, KONG_TYPES, Summary, match_seed, simulate
 
@@ -232,7 +232,7 @@ def test_cli_bad_input_exits_2(args: list[str], message: str):
 def test_chan_units_zero_records_replay(tmp_path: Path):
     """R8/R7: with `chan_units: 0` the engine lists no 0-point 铲 payment, so `tjmj simulate --set
     chan_units=0 --out` gives a record that `tjmj replay` accepts (it used to reject it)."""
-    from tjmj.cli_replay import replay as replay_cmd
+    from tjmj.cli.replay import replay as replay_cmd
     from tjmj.record import read_records, replay
 
     path = tmp_path / "chan0.jsonl"

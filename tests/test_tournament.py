@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.clitools import one_error_line
-from tjmj.cli_tournament import tournament as tournament_cmd
+from tjmj.cli.tournament import tournament as tournament_cmd
 from tjmj.tournament import mean_ci, paired, t_quantile, tournament
 
 FOUR = ["baseline", "random", "greedy", "baseline"]

@@ -391,7 +391,7 @@ def test_cli_errors_are_one_line(args: list[str], words: str) -> None:
 
 
 def test_bots_with_options_are_three_kinds() -> None:
-    from tjmj.cli_play import parse_bots
+    from tjmj.cli.play import parse_bots
 
     assert parse_bots("strong(revive=0, ),baseline , strong") == ("strong(revive=0)", "baseline", "strong")
     assert parse_bots("baseline(sit_threshold=0)") == ("baseline(sit_threshold=0)",) * 3

@@ -18,14 +18,14 @@ from collections.abc import Callable
 
 import click
 
-from .bots import BOTS, bot_name, split_bot_names
-from .bots.external import BotStartError, is_external
-from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
-from .ray_runner import RayUnavailable
-from .rules import PRESETS, Rules, RulesError
-from .tournament import MATCH_HANDS, Report, check_bot
-from .tournament import tournament as run_tournament
-from .wall import SEATS
+from ..bots import BOTS, bot_name, split_bot_names
+from ..bots.external import BotStartError, is_external
+from ..ray_runner import RayUnavailable
+from ..rules import PRESETS, Rules, RulesError
+from ..tournament import MATCH_HANDS, Report, check_bot
+from ..tournament import tournament as run_tournament
+from ..wall import SEATS
+from .common import CliError, check_output_file, check_outside_bots, parse_overrides
 
 __all__ = ["tournament"]
 

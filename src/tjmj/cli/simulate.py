@@ -21,14 +21,14 @@ from typing import Any
 
 import click
 
-from .bots import BOTS, UnknownBot, bot_name, make_bot, split_bot_names
-from .bots.external import BotStartError
-from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
-from .ray_runner import RayUnavailable
-from .rules import PRESETS, Rules, RulesError
-from .simulate import HANDS_PER_MATCH, Summary
-from .simulate import simulate as run_simulation
-from .wall import SEATS
+from ..bots import BOTS, UnknownBot, bot_name, make_bot, split_bot_names
+from ..bots.external import BotStartError
+from ..ray_runner import RayUnavailable
+from ..rules import PRESETS, Rules, RulesError
+from ..simulate import HANDS_PER_MATCH, Summary
+from ..simulate import simulate as run_simulation
+from ..wall import SEATS
+from .common import CliError, check_output_file, check_outside_bots, parse_overrides
 
 __all__ = ["simulate"]
 
@@ -228,7 +228,7 @@ def _show_elements(con: Any, d: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from .families.beijing.elements import ELEMENT_BY_CODE
+    from ..families.beijing.elements import ELEMENT_BY_CODE
 
     if not d["elements"]:
         return

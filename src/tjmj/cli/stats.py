@@ -1,6 +1,6 @@
 """``tjmj stats``: player statistics from the web table's database (docs/cli.md, :mod:`tjmj.stats`).
 
-Registered lazily in :mod:`tjmj.cli` (``_LAZY``).  ``--json`` prints exactly what
+Registered lazily in :mod:`tjmj.cli` (``_COMMANDS``).  ``--json`` prints exactly what
 ``GET /api/players/{name}`` answers (both call :func:`tjmj.stats.load_player`).
 """
 
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .cli_common import CliError
+from .common import CliError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .web.store import Store
+    from ..web.store import Store
 
 __all__ = ["stats"]
 
@@ -36,7 +36,7 @@ def _open(db: str | None) -> Store:
     a SQLite file that does not exist is an error here (a report must not create an empty database)."""
     import sqlalchemy as sa
 
-    from .web.store import ENV_URL, Store, _sqlite_file, default_url
+    from ..web.store import ENV_URL, Store, _sqlite_file, default_url
 
     url = db or os.environ.get(ENV_URL) or default_url()
     try:
@@ -114,9 +114,9 @@ def _player_tables(console: Console, report: dict[str, Any]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (with --player: what GET /api/players/NAME answers).")
 def stats(db: str | None, name: str | None, player_id: str | None, family: str | None, as_json: bool) -> None:
     """Player statistics from the stored matches of the web table (tjmj serve's database)."""
-    from . import stats as st
-    from .cli import _console
-    from .web.errors import PLAYER_ID_RE
+    from .. import stats as st
+    from ..web.errors import PLAYER_ID_RE
+    from .common import _console
 
     if player_id is not None and name is None:
         raise CliError("--id needs --player NAME")

@@ -1,6 +1,6 @@
 """``tjmj serve``: the web table (docs/web.md) with uvicorn, hardened as docs/security.md says.
 
-Registered in :mod:`tjmj.cli` with ``main.add_command(serve)``.  The database is ``--db`` or
+Registered lazily in :mod:`tjmj.cli` (``_COMMANDS``).  The database is ``--db`` or
 ``$TJMJ_DATABASE_URL`` (any SQLAlchemy URL), else a SQLite file in the user data directory;
 unfinished matches found there are resumed at start-up (those no other live server owns).
 """
@@ -59,11 +59,11 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
           max_connections: int, per_address: int, db_timeout: float, db_statement_timeout: float,
           log_level: str) -> None:
     """Run the web table: play Tianjin, Beijing or MCR mahjong in the browser against bots or friends."""
-    from .web.app import create_app
-    from .web.rooms import Limits
-    from .web.server import bind
-    from .web.server import serve as run_server
-    from .web.store import Store
+    from ..web.app import create_app
+    from ..web.rooms import Limits
+    from ..web.server import bind
+    from ..web.server import serve as run_server
+    from ..web.store import Store
 
     for origin in allow_origins:
         if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:

@@ -20,8 +20,8 @@ from typing import Any
 
 import click
 
-from .cli_common import CliError, check_output_file, check_outside_bots, parse_overrides
-from .rules import PRESETS, Rules, RulesError
+from ..rules import PRESETS, Rules, RulesError
+from .common import CliError, check_output_file, check_outside_bots, parse_overrides
 
 __all__ = ["play", "default_record_path", "parse_bots"]
 
@@ -45,7 +45,7 @@ def default_record_path() -> str:
 
 def parse_bots(text: str) -> tuple[str, str, str]:
     """``KIND`` for the three others, or ``KIND,KIND,KIND``; each must be a known bot (or ``cmd:…``)."""
-    from .bots import UnknownBot, bot_name, make_bot, split_bot_names
+    from ..bots import UnknownBot, bot_name, make_bot, split_bot_names
 
     names = tuple(bot_name(n) for n in split_bot_names(text))
     if len(names) not in (1, 3) or not all(names):
@@ -117,9 +117,9 @@ def _play_local(preset: str, bots: str, sets: tuple[str, ...], seed: int | None,
         rules = Rules.preset(preset, **overrides)
     except RulesError as e:
         raise CliError(f"--set: {e}" if sets else f"--hands: {e}") from None
-    from .record import RecordError
-    from .tui.app import TableApp
-    from .tui.source import LocalTable
+    from ..record import RecordError
+    from ..tui.app import TableApp
+    from ..tui.source import LocalTable
 
     path = record or default_record_path()
     try:
@@ -133,8 +133,8 @@ def _play_local(preset: str, bots: str, sets: tuple[str, ...], seed: int | None,
 
 def _play_remote(url: str, name: str, preset: str, hands: int | None, bots: str, record: str | None,
                  ascii_: bool) -> dict[str, Any]:
-    from .tui.app import TableApp
-    from .tui.source import ConnectError, RemoteTable, join_remote
+    from ..tui.app import TableApp
+    from ..tui.source import ConnectError, RemoteTable, join_remote
 
     ctx = click.get_current_context()
     def given(option: str) -> bool:  # a quick room takes the options given, the server's defaults otherwise
@@ -155,7 +155,7 @@ def _play_remote(url: str, name: str, preset: str, hands: int | None, bots: str,
 def _tiles_fit() -> bool:
     """Whether the glyphs will line up in this terminal (tjmj.tui.cellwidth measures it); if not,
     the tiles are drawn as MPSZ text, as --ascii does, rather than a screen that is out of line."""
-    from .tui.cellwidth import fit_to_terminal
+    from ..tui.cellwidth import fit_to_terminal
 
     if fit_to_terminal():
         return True

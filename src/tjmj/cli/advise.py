@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli import (
+from ..families.tianjin.advise import Advice, Option, advise_input
+from ..jsonlines import _tiles
+from ..tiles import TileError
+from .common import (
     _MELD_HELP,
     InputError,
     _beijing_rows,
@@ -26,16 +29,13 @@ from .cli import (
     _rules_options,
     _show_tiles,
     _tianjin_rules,
-    _tiles,
 )
-from .families.tianjin.advise import Advice, Option, advise_input
-from .tiles import TileError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .families.beijing.advise import Advice as BeijingAdvice
-    from .families.beijing.advise import Option as BeijingOption
+    from ..families.beijing.advise import Advice as BeijingAdvice
+    from ..families.beijing.advise import Option as BeijingOption
 
 __all__ = ["advise"]
 
@@ -163,7 +163,7 @@ def _advise_beijing(
     hand: str, draw: str, indicator: str | None, melds: Iterable[str], seen: Iterable[str], dealer: bool,
     preset: str | None, sets: Iterable[str], top: int | None, as_json: bool, wall_left: int | None = None,
 ) -> None:
-    from .families.beijing.advise import advise_input as advise_beijing
+    from ..families.beijing.advise import advise_input as advise_beijing
 
     rules = _beijing_rules(preset, sets)
     h = _prepare_beijing(hand, draw, indicator, melds, rules, {"dealer": dealer})

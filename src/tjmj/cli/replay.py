@@ -1,6 +1,6 @@
 """``tjmj replay FILE``: replay recorded matches of any rule family against the engine (docs/records.md).
 
-Registered in :mod:`tjmj.cli` with ``main.add_command(replay)``.  Exit status: 0 when every
+Registered lazily in :mod:`tjmj.cli` (``_COMMANDS``).  Exit status: 0 when every
 match matches, 1 when any diverges, 2 when the file cannot be read (one ``Error: …`` line on
 stderr naming the line and what is wrong with it), 3 when none diverges but some match is an
 incomplete record (cut off before its end; 0 with ``--allow-incomplete``).  Matches are replayed
@@ -15,8 +15,8 @@ from typing import IO, Any
 import click
 import orjson
 
-from .record import RecordError, iter_matches, show
-from .record import replay as replay_events
+from ..record import RecordError, iter_matches, show
+from ..record import replay as replay_events
 
 __all__ = ["replay", "EXIT_DIVERGES", "EXIT_UNREADABLE", "EXIT_INCOMPLETE"]
 
