@@ -12,7 +12,7 @@ the needed tiles are still live and whether the finished hand reaches ``min_fan`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from .elements import Flag, combination_name
 from .rules import CLASSIC, TianjinRules
@@ -158,7 +158,7 @@ def waits_of(h: HandInput, *, indicator_visible: bool = True) -> Waits:
 _NEG = -99
 
 
-@cache
+@lru_cache(maxsize=1 << 13)  # suit shapes: ~0.5 kB an entry, ~4 MB full (it grew without end)
 def used_table(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """table[m] = (best with no pair, best with one pair), m = 0..4 melds at most."""
     n = len(c)
