@@ -572,7 +572,7 @@ _NumTable = dict[tuple[int, ...], tuple[int, int]]  # (n0, d)
 _HonTable = dict[tuple[int, ...], tuple[int, int, int]]  # (least need, n0, d)
 _TUPLE_TABLES: dict[tuple[int, int], dict] = {}
 _HON_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
-# entries in all the tables together (~0.2 kB each: ~7 MB), then they are all emptied in place (the
+# entries in all the tables together (~0.15 kB each: ~5 MB), then they are all emptied in place (the
 # Scorers hold them) and fill again: the suit shapes of play are many, and they grew without end
 TUPLE_TABLES_CAP = 1 << 15
 _tuple_entries = 0
