@@ -18,8 +18,8 @@ import tjmj
 from tjmj.rules import Rules
 from tjmj.simulate import simulate
 
-# the most entries any memo may hold (the largest, ~0.6–1 kB an entry, come to a few MB each)
-MAX_ENTRIES = 1 << 13
+# the most entries any memo may hold (at ~0.5–1 kB an entry, a few MB each: docs/architecture.md)
+MAX_ENTRIES = 1 << 14
 # memos with no cap, bounded by construction: their keys come from a small fixed set (element
 # flags, indicators, the chows or pungs of one hand, the tile faces), or, for _min_wilds, the table
 # build that empties it when done

@@ -158,7 +158,7 @@ def waits_of(h: HandInput, *, indicator_visible: bool = True) -> Waits:
 _NEG = -99
 
 
-@lru_cache(maxsize=1 << 13)  # suit shapes: ~0.5 kB an entry, ~4 MB full (it grew without end)
+@lru_cache(maxsize=1 << 14)  # suit shapes: ~0.5 kB an entry, ~8.5 MB full (it grew without end)
 def used_table(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """table[m] = (best with no pair, best with one pair), m = 0..4 melds at most."""
     n = len(c)
