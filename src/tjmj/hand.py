@@ -12,7 +12,7 @@ imports another family's package for them.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from typing import NamedTuple
 
 from .tiles import TILE_TEXT, Tile, TileError
@@ -82,7 +82,7 @@ class Group(NamedTuple):
 _NEG = -99
 
 
-@cache
+@lru_cache(maxsize=1 << 14)  # suit shapes: ~0.5 kB an entry, ~8.5 MB full (it grew without end)
 def used_table(c: tuple[int, ...], honors: bool) -> tuple[tuple[int, int], ...]:
     """table[m] = (best with no pair, best with one pair), m = 0..4 melds at most."""
     n = len(c)

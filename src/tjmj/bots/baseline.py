@@ -33,7 +33,7 @@ def _suit_table(nonwild: Sequence[int], s: int) -> Table:
     return used_table(tuple(nonwild[lo : lo + 9 if s < 3 else 34]), s == 3)
 
 
-@lru_cache(maxsize=1 << 16)  # few distinct suit shapes recur across turns: bounded memo
+@lru_cache(maxsize=1 << 13)  # few distinct suit shapes recur across turns: ~0.6 kB an entry, ~5 MB full
 def _merge(a: Table, b: Table, m: int) -> Table:
     """Max-plus merge of two "at most m melds, at most one pair" tables (rows 0..m).
 
@@ -107,7 +107,7 @@ def discard_used(nonwild: list[int], m: int, kinds: Sequence[int], paired: bool 
     return out
 
 
-@lru_cache(maxsize=1 << 16)  # the same suit against the same other suits recurs from turn to turn
+@lru_cache(maxsize=1 << 13)  # the same suit against the same other suits recurs from turn to turn: ~3 MB full
 def _after_discards(suit: tuple[int, ...], others: Table, m: int, paired: bool = True) -> tuple[int, ...]:
     """For each position of ``suit`` that holds a tile: the most real tiles used after discarding one
     (``paired``: at most one pair; else none)."""

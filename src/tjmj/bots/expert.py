@@ -127,7 +127,7 @@ def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[
 # the rollout policy's discards, memoised: the rollouts of one world (one per candidate) mostly
 # differ in one seat's hand, so the other seats meet the same hands again and again
 _MEMO: dict[tuple[Any, ...], tuple[int, int]] = {}
-_MEMO_SIZE = 1 << 15  # entries (about 20 MB at most), then it starts again
+_MEMO_SIZE = 1 << 13  # entries (about 4 MB at most, each of the two memos), then it starts again
 
 
 def decision_shanten(m: Match, seat: int, legal: Sequence[Action], default: Action) -> int:

@@ -256,7 +256,7 @@ def _situation(self_drawn: bool, fourth: bool, seat_wind: int, prevalent: int) -
     return McrSituation(self_drawn=self_drawn, fourth_tile=fourth, seat_wind=seat_wind, prevalent_wind=prevalent)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)  # ~0.5 kB an entry: ~2 MB full
 def win_fan(counts13: tuple[int, ...], win: int, melds: tuple[McrMeld, ...], self_drawn: bool, fourth: bool,
             seat_wind: int, prevalent: int) -> int:
     """:func:`~tjmj.families.mcr.score.score_mcr`'s fan (no flowers) of a win, memoised; 0 if the

@@ -225,7 +225,7 @@ class _Templates:
         self.by_kind = tuple(tuple(x) for x in by_kind)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)  # ~90 kB an entry (one per set of fixed melds): ~3 MB full
 def _templates(fixed: tuple[_Group, ...]) -> _Templates:
     return _Templates(fixed)
 
@@ -257,7 +257,7 @@ def _with_rest(c: list[int], need: tuple[tuple[int, int], ...], free: int) -> in
     return d
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)  # ~1 kB an entry: ~4 MB full
 def route_distances(c13: tuple[int, ...], melds: tuple[McrMeld, ...], s: int) -> tuple[tuple[str, int, int], ...]:
     """(route, its own fan, distance) of every route of the module docstring within ``s + 2`` of
     the hand (``s`` its shanten): the least distance over each pattern's instances."""
@@ -633,7 +633,7 @@ class _Model:
         return best, best_v
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)  # ~0.5 kB an entry: ~2 MB full
 def _waits(c13: tuple[int, ...], n_melds: int) -> tuple[int, ...]:
     """The kinds that complete a 13-tile-equivalent hand (any shape, fan not considered)."""
     c = list(c13)

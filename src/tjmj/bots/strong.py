@@ -68,7 +68,7 @@ def _scorer(indicator: str, n_wilds: int) -> Scorer:
     return Scorer(indicator, rules)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)  # ~0.6 kB an entry: ~5 MB full (docs/architecture.md, memos)
 def _winning_kinds(sc: Scorer, full13: tuple[int, ...], n_melds: int, gold: int) -> tuple[tuple[int, int], ...]:
     """(kind, fan) for each kind whose draw wins this 13-tile concealed hand with a legal fan (R5),
     live or not: remembered, since the same hands come back from decision to decision (the ready

@@ -263,6 +263,10 @@ def wild_indicator(wild: int) -> Tile:
 
 _SuitTable = dict[tuple[int, ...], tuple[int, int]]
 _TUPLE_TABLES: dict[tuple[int, int], _SuitTable] = {}
+# entries in all the tables together (~0.15 kB each: ~5 MB), then they are all emptied in place (the
+# scorers hold them) and fill again: the suit shapes of play are many, and they grew without end
+TUPLE_TABLES_CAP = 1 << 15
+_tuple_entries = 0
 
 
 def _suit_table(suit: int, mask: int) -> _SuitTable:
@@ -277,7 +281,13 @@ def _fill(table: _SuitTable, key: tuple[int, ...], suit: int, mask: int) -> tupl
     for i, n in enumerate(key):
         packed |= n << (3 * i)
     v = (_HON if suit == 3 else _NUM)[packed & mask]
+    global _tuple_entries
+    if _tuple_entries >= TUPLE_TABLES_CAP:
+        for t in _TUPLE_TABLES.values():
+            t.clear()
+        _tuple_entries = 0
     table[key] = v
+    _tuple_entries += 1
     return v
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from .fans import FAN_BY_CODE
 
@@ -104,7 +104,7 @@ def _decompose(c: list[int], r: int, n: int, honors: bool, base: int, need_pair:
                 c[r + 2] += rest
 
 
-@cache
+@lru_cache(maxsize=1 << 12)  # keyed by suit shapes, which are many: ~0.3 kB an entry, ~1.4 MB full
 def suit_decomps(base: int, counts: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
     """Every way to split one suit's counts (``base`` 0, 9, 18, or 27 for the honours) into pungs
     and chows, with one pair when the total is 2 mod 3: ``((pack codes…), pair kind or -1)``."""
@@ -155,7 +155,7 @@ def suit_complete(counts: list[int] | tuple[int, ...], honors: bool) -> bool:
     return False
 
 
-@cache
+@lru_cache(maxsize=1 << 12)  # keyed by suit shapes, which are many: ~0.3 kB an entry, ~1.4 MB full
 def suit_waits(base: int, counts: tuple[int, ...]) -> tuple[int, ...]:
     """The kinds of this suit that make its counts decompose (a fifth copy allowed: waits are
     judged on shape, as PyMahjongGB does)."""

@@ -560,6 +560,10 @@ _NumTable = dict[tuple[int, ...], tuple[int, int]]  # (n0, d)
 _HonTable = dict[tuple[int, ...], tuple[int, int, int]]  # (least need, n0, d)
 _TUPLE_TABLES: dict[tuple[int, int], dict] = {}
 _HON_VALUES: dict[tuple[int, ...], tuple[int, ...]] = {}
+# entries in all the tables together (~0.15 kB each: ~5 MB), then they are all emptied in place (the
+# Scorers hold them) and fill again: the suit shapes of play are many, and they grew without end
+TUPLE_TABLES_CAP = 1 << 15
+_tuple_entries = 0
 
 
 def _tuple_table(suit: int, mask: int) -> dict:
@@ -581,7 +585,13 @@ def _fill(table: dict, key: tuple[int, ...], suit: int, mask: int) -> tuple[int,
         v = _HON_VALUES.setdefault(v, v)  # shared: fewer objects for the look-ups to touch
     else:
         v = _NUM[packed & mask]
+    global _tuple_entries
+    if _tuple_entries >= TUPLE_TABLES_CAP:
+        for t in _TUPLE_TABLES.values():
+            t.clear()
+        _tuple_entries = 0
     table[key] = v
+    _tuple_entries += 1
     return v
 
 
