@@ -69,7 +69,7 @@ from websockets.asyncio.client import connect
 from _machine import machine
 from tjmj.record import replay
 from tjmj.web.app import create_app
-from tjmj.web.rooms import Limits, rebuild
+from tjmj.web.room import Limits, rebuild
 from tjmj.web.store import Store
 
 HOST = "127.0.0.1"  # loopback only, never any other address

@@ -407,7 +407,7 @@ def _turns(rules: Rules, seed: int, n: int) -> list[tuple[Match, int]]:
 @pytest.mark.parametrize("preset", ["classic", "beijing"])
 def test_web_hint_entries_carry_the_figures(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each hint entry has the advisor's figures for that discard, computed with the wall the seat sees."""
-    from tjmj.web import rooms
+    from tjmj.web import room as rooms
 
     module = bj if preset == "beijing" else __import__("tjmj.families.tianjin.advise", fromlist=["advise"])
     real = module.advise

@@ -51,7 +51,7 @@ from tests.ui_helpers import SETTLEMENT, VIEWPORTS, Session, serve
 from tjmj.rules import FAMILIES, PRESETS
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "tjmj" / "web" / "static"
-ROOMS_PY = STATIC.parent / "rooms.py"
+ROOMS_PY = STATIC.parent / "room.py"
 LANGS = ("zh", "en")
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
 

@@ -26,9 +26,9 @@ from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, poll, quick, r
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
-from tjmj.web import rooms
+from tjmj.web import room as rooms
 from tjmj.web.app import create_app
-from tjmj.web.rooms import mcr_arrangement, mcr_payments_detail, mcr_win_detail
+from tjmj.web.room import mcr_arrangement, mcr_payments_detail, mcr_win_detail
 
 
 def plan_bots(name: str) -> PlanBot:

@@ -22,9 +22,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.test_web import FAST, LOOSE, is_settlement, play, quick, recv, recv_until, seat_ws
-from tjmj.web import rooms as rooms_mod
+from tjmj.web import room as rooms_mod
 from tjmj.web.app import SECURITY_HEADERS, create_app
-from tjmj.web.rooms import Limits
+from tjmj.web.room import Limits
 from tjmj.web.store import Store
 
 

@@ -23,9 +23,9 @@ from starlette.websockets import WebSocketDisconnect
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.tiles import Tile
-from tjmj.web import rooms as rooms_mod
+from tjmj.web import room as rooms_mod
 from tjmj.web.app import create_app
-from tjmj.web.rooms import Limits
+from tjmj.web.room import Limits
 
 Msg = dict[str, Any]
 FAST = (1000, 1000.0)  # the test client plays faster than any person: a looser rate limit
@@ -751,7 +751,7 @@ def test_expert_bots_search_off_the_event_loop_on_their_own_copies(store: Any) -
 def test_levels_seat_their_bots_and_bad_names_create_nothing(store: Any) -> None:
     """``bots`` takes a level (easy, normal, hard, expert) or a bot name; the room reports the bot it
     seats (and its level); a bad value is a one-line 400 naming it, and no room is made."""
-    from tjmj.web.rooms import LEVELS
+    from tjmj.web.room import LEVELS
 
     assert LEVELS == {"easy": "greedy", "normal": "baseline", "hard": "strong", "expert": "expert"}
     app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
@@ -792,7 +792,7 @@ def test_the_lobby_select_offers_the_levels_of_the_server() -> None:
     import re
     from pathlib import Path
 
-    from tjmj.web.rooms import LEVELS
+    from tjmj.web.room import LEVELS
 
     static = Path(rooms_mod.__file__).with_name("static")
     html = (static / "index.html").read_text(encoding="utf-8")

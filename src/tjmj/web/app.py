@@ -2,7 +2,7 @@
 
 ``create_app(store)`` returns the app; ``tjmj serve`` runs it with uvicorn.  Routes and the
 WebSocket protocol are described in ``docs/web.md``, the defences in ``docs/security.md``; the
-rooms themselves live in :mod:`tjmj.web.rooms`.
+rooms themselves live in :mod:`tjmj.web.room`.
 
 The server trusts no client: every body and parameter is checked (a 4xx JSON error names what is
 wrong), POSTs must be JSON from this site (or an allowed origin), WebSockets too, every address
@@ -41,7 +41,7 @@ from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
 from .errors import StoreError
 from .listing import LobbyListing
-from .rooms import (
+from .room import (
     HINT_SEARCH_MS,
     MAX_NAME_LEN,
     Connection,
@@ -337,7 +337,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     rooms that do not set ``timer_s`` (None: no timer).  ``next_delay``: the pause after a hand
     before bots go on (ended early when every connected person sends ``next``).  ``rate_limit``:
     (burst, per second) of the messages one seat may send (a shortcut for those two ``limits``).
-    ``limits``: every other limit (:class:`tjmj.web.rooms.Limits`).  ``allowed_origins``: other
+    ``limits``: every other limit (:class:`tjmj.web.room.Limits`).  ``allowed_origins``: other
     sites (``https://example.com``) whose pages may use this server; its own always may.
     ``trusted_proxies``: addresses of reverse proxies whose ``X-Forwarded-For`` names the client
     (``tjmj serve`` leaves this to uvicorn's ``--forwarded-allow-ips``).  ``match_factory(rules,

@@ -24,10 +24,10 @@ import orjson
 
 from ..rules import PRESETS, Rules
 from ..wall import SEATS
-from .rooms import clean_name
+from .room import clean_name
 
 if TYPE_CHECKING:
-    from .rooms import Lobby, Room
+    from .room import Lobby, Room
 
 __all__ = ["AWAY_LISTED", "LobbyListing"]
 
