@@ -67,9 +67,9 @@ import websockets
 from websockets.asyncio.client import connect
 
 from _machine import machine
-from tjmj.record import replay
+from tjmj.record import rebuild, replay
 from tjmj.web.app import create_app
-from tjmj.web.rooms import Limits, rebuild
+from tjmj.web.limits import Limits
 from tjmj.web.store import Store
 
 HOST = "127.0.0.1"  # loopback only, never any other address

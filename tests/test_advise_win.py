@@ -407,7 +407,7 @@ def _turns(rules: Rules, seed: int, n: int) -> list[tuple[Match, int]]:
 @pytest.mark.parametrize("preset", ["classic", "beijing"])
 def test_web_hint_entries_carry_the_figures(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each hint entry has the advisor's figures for that discard, computed with the wall the seat sees."""
-    from tjmj.web import rooms
+    from tjmj.web import hints
 
     module = bj if preset == "beijing" else __import__("tjmj.families.tianjin.advise", fromlist=["advise"])
     real = module.advise
@@ -421,7 +421,7 @@ def test_web_hint_entries_carry_the_figures(preset: str, monkeypatch: pytest.Mon
     monkeypatch.setattr(module, "advise", spy)
     for m, seat in _turns(Rules.preset(preset), 3, 5):
         obs = m.observation(seat)
-        entries = rooms.hint(m, seat)
+        entries = hints.hint(m, seat)
         kwargs, a = got[-1]
         assert kwargs["wall_left"] == obs["wall_left"] and a.wall_left == obs["wall_left"] and not a.wall_estimated
         by_tile = {str(o.tile): o for o in a.discards}

@@ -26,7 +26,7 @@ from tjmj.record import read_records, replay
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT
 from tjmj.web.app import create_app
-from tjmj.web.rooms import beijing_payments_detail, beijing_win_detail
+from tjmj.web.settlement import beijing_payments_detail, beijing_win_detail
 
 # ---- scripted games ---------------------------------------------------------------------------
 

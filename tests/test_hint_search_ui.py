@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.test_a11y import axe_problems
 from tests.test_e2e import _watch_console
 from tests.ui_helpers import VIEWPORTS, WIN_HAND, Session, overflow, quick_room, report, serve, table_url
-from tjmj.web.rooms import LEVELS
+from tjmj.web.inputs import LEVELS
 
 PHONE = next(v for v in VIEWPORTS if v.id == "phone-390x844")
 # a hand that does not win at once and holds no wild (the indicator 4p makes 4p and 5p wild)

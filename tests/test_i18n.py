@@ -51,7 +51,7 @@ from tests.ui_helpers import SETTLEMENT, VIEWPORTS, Session, serve
 from tjmj.rules import FAMILIES, PRESETS
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "tjmj" / "web" / "static"
-ROOMS_PY = STATIC.parent / "rooms.py"
+SETTLEMENT_PY = STATIC.parent / "settlement.py"
 LANGS = ("zh", "en")
 PLACEHOLDER = re.compile(r"\{(\d+)\}")
 
@@ -263,7 +263,7 @@ def uses() -> tuple[dict[str, set[str]], dict[str, set[str]], dict[str, set[str]
 
 def python_values() -> dict[str, set[str]]:
     """The values the server may send for the template keys' prefixes."""
-    why = set(re.findall(r"""["']key["']\s*:\s*["'](\w+)["']""", ROOMS_PY.read_text(encoding="utf-8")))
+    why = set(re.findall(r"""["']key["']\s*:\s*["'](\w+)["']""", SETTLEMENT_PY.read_text(encoding="utf-8")))
     return {"family_": set(FAMILIES), "why_": why}
 
 

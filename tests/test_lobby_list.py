@@ -19,7 +19,8 @@ from starlette.testclient import TestClient
 from tests.test_web import FAST, LOOSE, is_settlement, play, quick, recv, recv_until, seat_ws
 from tjmj.web import listing as listing_mod
 from tjmj.web.app import create_app
-from tjmj.web.rooms import Limits, token_hash
+from tjmj.web.inputs import token_hash
+from tjmj.web.limits import Limits
 from tjmj.web.store import Store
 
 Msg = dict[str, Any]

@@ -26,9 +26,10 @@ from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, poll, quick, r
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
-from tjmj.web import rooms
+from tjmj.web import hints
+from tjmj.web import room as room_mod
 from tjmj.web.app import create_app
-from tjmj.web.rooms import mcr_arrangement, mcr_payments_detail, mcr_win_detail
+from tjmj.web.settlement import mcr_arrangement, mcr_payments_detail, mcr_win_detail
 
 
 def plan_bots(name: str) -> PlanBot:
@@ -294,7 +295,7 @@ def test_a_ready_hand_under_8_fan_says_it_cannot_win() -> None:
     rules = Rules.preset("mcr", match_hands=1)
     m = Match(rules, seed=seed_for(rules, {0: 0}), walls=[mcr_wall(0, {0: "123m789m456p333z2s7z"})])
     assert m.to_act == 0
-    out = rooms.hint(m, 0)
+    out = hints.hint(m, 0)
     seven = next(x for x in out if x["tile"] == "7z")
     assert seven["shanten"] == 0 and [w["tile"] for w in seven["waits"]] == ["2s"]
     assert not seven["waits"][0]["win"] and seven["waits"][0]["fan"] < 8
@@ -310,11 +311,11 @@ def test_hints_not_available_are_said_so_and_a_failing_advisor_costs_only_the_hi
         d = quick(client, match_hands=1, family="mcr")
         with seat_ws(client, d["room"], d["token"]) as ws:
             st = answer(ws, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "turn")
-            monkeypatch.setattr(rooms, "_mcr_hint_compute", lambda *a: 1 / 0)  # (computed in a worker thread)
+            monkeypatch.setattr(room_mod, "_mcr_hint_compute", lambda *a: 1 / 0)  # (computed in a worker thread)
             ws.send_json({"type": "hint"})
             h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
             assert h["type"] == "hint" and h["available"] is False and h["discards"] == []
-            monkeypatch.setattr(rooms, "hint_available", lambda rules: False)
+            monkeypatch.setattr(room_mod, "hint_available", lambda rules: False)
             ws.send_json({"type": "hint"})
             h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
             assert h["type"] == "hint" and h["available"] is False

@@ -31,7 +31,7 @@ from starlette.testclient import TestClient
 from tests.test_web import FAST, LOOSE, FakeStore, choose, is_settlement, play, quick, recv, recv_until, seat_ws
 from tjmj.record import replay
 from tjmj.web.app import create_app
-from tjmj.web.rooms import Limits
+from tjmj.web.limits import Limits
 from tjmj.web.store import Store, matches_table
 
 

@@ -22,9 +22,10 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.test_web import FAST, LOOSE, is_settlement, play, quick, recv, recv_until, seat_ws
-from tjmj.web import rooms as rooms_mod
+from tjmj.web import room as room_mod
 from tjmj.web.app import SECURITY_HEADERS, create_app
-from tjmj.web.rooms import Limits
+from tjmj.web.inputs import token_hash
+from tjmj.web.limits import Bucket, Limits
 from tjmj.web.store import Store
 
 
@@ -60,7 +61,7 @@ def test_a_restart_never_hands_a_seat_to_a_name_and_keeps_the_tokens(store: Stor
             play(ws, is_settlement)
         listed = client.get("/api/matches?status=playing").json()["matches"]
         assert listed and all("token" not in k for p in listed[0]["players"] for k in p)
-        assert d["token"] not in str(listed) and rooms_mod.token_hash(d["token"]) not in str(listed)
+        assert d["token"] not in str(listed) and token_hash(d["token"]) not in str(listed)
     with TestClient(app_for(store)) as client:
         assert client.get(f"/api/rooms/{d['room']}").json()["status"] == "playing"
         for name in ("Ann", "Mallory"):
@@ -219,13 +220,13 @@ def test_every_response_carries_the_security_headers(store: Store) -> None:
 def test_one_live_socket_per_seat_and_limits_that_extra_sockets_do_not_multiply(store: Store,
                                                                                  monkeypatch: Any) -> None:
     calls = []
-    real_hint = rooms_mod.hint
+    real_hint = room_mod.hint
 
     def counting_hint(m: Any, seat: int) -> Any:
         calls.append(seat)
         return real_hint(m, seat)
 
-    monkeypatch.setattr(rooms_mod, "hint", counting_hint)
+    monkeypatch.setattr(room_mod, "hint", counting_hint)
     limits = Limits(**{**LOOSE.__dict__, "ws_burst": 20, "ws_rate": 0.2})
     app = create_app(store, bot_delay=0, next_delay=0, limits=limits)
     with TestClient(app) as client:
@@ -254,7 +255,7 @@ def test_one_live_socket_per_seat_and_limits_that_extra_sockets_do_not_multiply(
         while m.phase != "turn":
             r._auto(m.to_act, "baseline")
         actor = m.seating[m.to_act]
-        r.players[actor].bucket = rooms_mod.Bucket(20, 0.2)  # a full allowance for this part
+        r.players[actor].bucket = Bucket(20, 0.2)  # a full allowance for this part
         with seat_ws(client, room, tokens[actor]) as ws:
             recv_until(ws, lambda x: x["type"] == "state")
             for _ in range(15):

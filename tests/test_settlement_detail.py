@@ -37,7 +37,7 @@ from tjmj.record import rebuild
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT, Tile
 from tjmj.web.app import create_app
-from tjmj.web.rooms import (
+from tjmj.web.settlement import (
     beijing_payments_detail,
     elements_detail,
     payment_formula,

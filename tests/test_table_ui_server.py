@@ -17,7 +17,7 @@ from tjmj.game import Match
 from tjmj.rules import Rules
 from tjmj.tiles import FLOWER_TEXT, TILE_TEXT
 from tjmj.web.app import create_app
-from tjmj.web.rooms import BOT_SPEEDS
+from tjmj.web.inputs import BOT_SPEEDS
 from tjmj.web.store import Store
 
 

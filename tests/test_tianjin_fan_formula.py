@@ -19,7 +19,7 @@ from tjmj.families.tianjin.score import score
 from tjmj.rules import Rules
 from tjmj.tui.app import TableApp
 from tjmj.tui.render import settlement_text
-from tjmj.web.rooms import settlement_message, tianjin_fan_formula
+from tjmj.web.settlement import settlement_message, tianjin_fan_formula
 
 # hand (13 tiles), draw, indicator, melds, kong draw, the arithmetic the formula must show (R5.3, R5.4)
 HANDS = [

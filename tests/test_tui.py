@@ -31,7 +31,7 @@ from tjmj.tui.app import ChoiceScreen, SettlementScreen, TableApp, screen_text
 from tjmj.tui.glyphs import GLYPHS, is_glyph
 from tjmj.tui.source import LocalTable, RemoteTable, join_remote
 from tjmj.web.app import create_app
-from tjmj.web.rooms import beijing_payments_detail, beijing_win_detail, elements_detail, settlement_message
+from tjmj.web.settlement import beijing_payments_detail, beijing_win_detail, elements_detail, settlement_message
 from tjmj.web.store import Store
 
 SMALL = (80, 24)

@@ -23,9 +23,10 @@ from starlette.websockets import WebSocketDisconnect
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.tiles import Tile
-from tjmj.web import rooms as rooms_mod
+from tjmj.web import room as room_mod
 from tjmj.web.app import create_app
-from tjmj.web.rooms import Limits
+from tjmj.web.connection import Connection
+from tjmj.web.limits import Limits
 
 Msg = dict[str, Any]
 FAST = (1000, 1000.0)  # the test client plays faster than any person: a looser rate limit
@@ -239,7 +240,7 @@ def test_quick_game_plays_a_hand_and_stores_it_before_the_settlement(store: Any,
             store.append_events(match_id, events, at=at)
             order.append("stored:" + ",".join(e["type"] for e in events if e["type"] in ("end_kyoku", "end_game")))
 
-    real_send = rooms_mod.Connection.send
+    real_send = Connection.send
 
     def send(self: Any, msg: Msg) -> None:
         if msg["type"] == "settlement":
@@ -248,7 +249,7 @@ def test_quick_game_plays_a_hand_and_stores_it_before_the_settlement(store: Any,
             order.append("end_kyoku sent")
         real_send(self, msg)
 
-    monkeypatch.setattr(rooms_mod.Connection, "send", send)
+    monkeypatch.setattr(Connection, "send", send)
     app = create_app(Spy(), bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)  # type: ignore[arg-type]
     with TestClient(app) as client:
         d = quick(client, match_hands=2)
@@ -598,7 +599,7 @@ def test_a_failed_store_keeps_the_hand_and_retries_until_the_database_is_back(mo
                 raise OSError("the database is down")
             super().append_events(match_id, events, at=at)
 
-    monkeypatch.setattr(rooms_mod, "SAVE_BACKOFF_MAX", 0.05)
+    monkeypatch.setattr(room_mod, "SAVE_BACKOFF_MAX", 0.05)
     store = Flaky()
     app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
     with TestClient(app) as client:
@@ -751,7 +752,7 @@ def test_expert_bots_search_off_the_event_loop_on_their_own_copies(store: Any) -
 def test_levels_seat_their_bots_and_bad_names_create_nothing(store: Any) -> None:
     """``bots`` takes a level (easy, normal, hard, expert) or a bot name; the room reports the bot it
     seats (and its level); a bad value is a one-line 400 naming it, and no room is made."""
-    from tjmj.web.rooms import LEVELS
+    from tjmj.web.inputs import LEVELS
 
     assert LEVELS == {"easy": "greedy", "normal": "baseline", "hard": "strong", "expert": "expert"}
     app = create_app(store, bot_delay=0, next_delay=0, rate_limit=FAST, limits=LOOSE)
@@ -792,9 +793,9 @@ def test_the_lobby_select_offers_the_levels_of_the_server() -> None:
     import re
     from pathlib import Path
 
-    from tjmj.web.rooms import LEVELS
+    from tjmj.web.inputs import LEVELS
 
-    static = Path(rooms_mod.__file__).with_name("static")
+    static = Path(room_mod.__file__).with_name("static")
     html = (static / "index.html").read_text(encoding="utf-8")
     select = re.search(r'<select name="bots"[^>]*>(.*?)</select>', html, re.DOTALL)
     assert select, "the lobby has no <select name=\"bots\">"
@@ -810,7 +811,7 @@ def test_the_lobby_select_offers_the_levels_of_the_server() -> None:
 
 
 class _Gate:
-    """A stand-in for the hint's searching bot (rooms.hint_search_bot): the real expert bot, made and
+    """A stand-in for the hint's searching bot (room.hint_search_bot): the real expert bot, made and
     bound as the room makes it, whose search in the worker thread may be held until the test lets it
     go (``hold``), or fails (``fail``); it records each bot made."""
 
@@ -864,7 +865,7 @@ def test_the_hint_carries_the_search_pick_computed_on_a_copy_off_the_loop(store:
     that seat, in a worker thread (the socket is served while it runs), the room's match unchanged;
     asked again, the same answer from the cache (one search per seat and state)."""
     gate = _Gate(hold=True)
-    monkeypatch.setattr(rooms_mod, "hint_search_bot", gate)
+    monkeypatch.setattr(room_mod, "hint_search_bot", gate)
     with _hint_table(store) as (room, ws, state):
         assert state["rules"]["hint_search_ms"] == 30
         seat = state["you"]
@@ -907,7 +908,7 @@ def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_
     """A pick for a state gone (the person discarded while it ran) is never sent nor cached; a
     search that fails sends ``search: null`` and the advisor's hint and the table go on."""
     gate = _Gate(hold=True)
-    monkeypatch.setattr(rooms_mod, "hint_search_bot", gate)
+    monkeypatch.setattr(room_mod, "hint_search_bot", gate)
     with _hint_table(store) as (room, ws, state):
         seat = state["you"]
         ws.send_json({"type": "hint"})

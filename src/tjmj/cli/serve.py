@@ -60,7 +60,7 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
           log_level: str) -> None:
     """Run the web table: play Tianjin, Beijing or MCR mahjong in the browser against bots or friends."""
     from ..web.app import create_app
-    from ..web.rooms import Limits
+    from ..web.limits import Limits
     from ..web.server import bind
     from ..web.server import serve as run_server
     from ..web.store import Store

@@ -3,7 +3,7 @@ or a seat at a running ``tjmj serve`` (:class:`RemoteTable`).
 
 Both speak the web table's protocol (docs/web.md): they hand the app ``state`` messages shaped as
 ``Room.state_for`` sends them (``obs`` is ``Match.observation(seat)``: the engine alone decides what
-the seat sees), ``events``, ``settlement`` (built by :func:`tjmj.web.rooms.settlement_message`, the
+the seat sees), ``events``, ``settlement`` (built by :func:`tjmj.web.settlement.settlement_message`, the
 web room's own code), ``hint``, ``error`` and ``timed_out``, and take actions in the engine's text
 form.  The app never sees another seat's hand while a hand is in play.
 """
@@ -28,7 +28,8 @@ from ..record import read_records, write_record
 from ..rules import BeijingRules, McrRules, Rules
 from ..simulate import _bot_rng
 from ..wall import SEATS
-from ..web.rooms import WINDS, WINDS_CN, hint, hint_available, named, settlement_message
+from ..web.hints import hint, hint_available
+from ..web.settlement import WINDS, WINDS_CN, named, settlement_message
 
 __all__ = ["TableSource", "LocalTable", "RemoteTable", "ConnectError", "Joined", "join_remote", "rules_brief",
            "MatchFactory"]

@@ -2,7 +2,7 @@
 
 ``create_app(store)`` returns the app; ``tjmj serve`` runs it with uvicorn.  Routes and the
 WebSocket protocol are described in ``docs/web.md``, the defences in ``docs/security.md``; the
-rooms themselves live in :mod:`tjmj.web.rooms`.
+rooms themselves live in :mod:`tjmj.web.room` and :mod:`tjmj.web.lobby`.
 
 The server trusts no client: every body and parameter is checked (a 4xx JSON error names what is
 wrong), POSTs must be JSON from this site (or an allowed origin), WebSockets too, every address
@@ -37,25 +37,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import Bot
+from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
+from .connection import Connection
 from .errors import StoreError
+from .hints import HINT_SEARCH_MS
+from .inputs import LobbyError, clean_name, player_id, room_bot
+from .limits import MAX_NAME_LEN, Limits
 from .listing import LobbyListing
-from .rooms import (
-    HINT_SEARCH_MS,
-    MAX_NAME_LEN,
-    Connection,
-    Limits,
-    Lobby,
-    LobbyError,
-    MatchFactory,
-    ResumeError,
-    StoreLike,
-    clean_name,
-    frames,
-    player_id,
-    room_bot,
-)
+from .lobby import Lobby, MatchFactory, StoreLike
+from .settlement import frames
 
 __all__ = ["SECURITY_HEADERS", "create_app"]
 
@@ -337,7 +329,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     rooms that do not set ``timer_s`` (None: no timer).  ``next_delay``: the pause after a hand
     before bots go on (ended early when every connected person sends ``next``).  ``rate_limit``:
     (burst, per second) of the messages one seat may send (a shortcut for those two ``limits``).
-    ``limits``: every other limit (:class:`tjmj.web.rooms.Limits`).  ``allowed_origins``: other
+    ``limits``: every other limit (:class:`tjmj.web.limits.Limits`).  ``allowed_origins``: other
     sites (``https://example.com``) whose pages may use this server; its own always may.
     ``trusted_proxies``: addresses of reverse proxies whose ``X-Forwarded-For`` names the client
     (``tjmj serve`` leaves this to uvicorn's ``--forwarded-allow-ips``).  ``match_factory(rules,
@@ -576,7 +568,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             return _err(409, "nothing of this match was stored (it ended during its first hand)")
         try:
             out = frame_cache.get(mid, events, m["status"] == "finished")
-        except ResumeError as e:
+        except ReplayError as e:
             return _err(500, f"the stored match does not replay: {e}")
         return JSONResponse({"match": m, "names": events[0].get("names") if events else None, "frames": out})
 

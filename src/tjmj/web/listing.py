@@ -24,10 +24,11 @@ import orjson
 
 from ..rules import PRESETS, Rules
 from ..wall import SEATS
-from .rooms import clean_name
+from .inputs import clean_name
 
 if TYPE_CHECKING:
-    from .rooms import Lobby, Room
+    from .lobby import Lobby
+    from .room import Room
 
 __all__ = ["AWAY_LISTED", "LobbyListing"]
 

@@ -29,7 +29,7 @@ const STRINGS = {
   hands_n: ["{0} 局", "{0} hands"],
   full_match: ["四圈", "4 rounds (full)"],
   bot_strength: ["机器人水平", "Bot level"],
-  // the lobby's levels (tjmj.web.rooms.LEVELS), each with the bot it seats
+  // the lobby's levels (tjmj.web.inputs.LEVELS), each with the bot it seats
   level_easy: ["简单（greedy：随机但会和）", "Easy (greedy: random, wins when it can)"],
   level_normal: ["普通（baseline：会打）", "Normal (baseline: plays sensibly)"],
   level_hard: ["困难（strong：算分）", "Hard (strong: plays for value)"],
