@@ -78,7 +78,9 @@ def tmux_factory(tmp_path: Path) -> Iterator[Callable[[dict[str, str]], Tmux]]:
 
         # the server's socket is machine-wide (/tmp/tmux-UID/NAME): the pid keeps two runs of the
         # suite at once (two checkouts) from sharing, and killing, one server
-        t = Tmux(f"tjmj-width-{os.getpid()}-{len(servers)}-{tmp_path.name}", {**os.environ, **extra})
+        # pytest-xdist's workers set COLUMNS=80 and LINES=24, which Rich takes over the terminal's size
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+        t = Tmux(f"tjmj-width-{os.getpid()}-{len(servers)}-{tmp_path.name}", {**env, **extra})
         servers.append(t)
         return t
 
