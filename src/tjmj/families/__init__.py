@@ -1,9 +1,11 @@
-"""Rule families on one engine, registered by name (as python-chess registers its variants).
+"""The registry of rule families (python-chess registers its variants the same way, ``find_variant``).
 
-A family is a rule set: its rules type and presets (:mod:`tjmj.rules`), its :class:`tjmj.game.Match`
-subclass (the pre-hand choices, the wall and its wild, the claims a discard allows, scoring a win,
-the payments, the next dealer), and its calculator.  ``get("beijing")`` gives the family;
-``Match(rules)`` plays the family of ``rules``.  docs/architecture.md says how to add one.
+A family is a package of one shape (:mod:`tjmj.family` lists its parts) whose ``__init__`` makes
+``FAMILY``, a :class:`~tjmj.family.Family`.  The three built in are registered when this package is
+imported; one defined elsewhere (a plugin, the test tree's fourth family) calls :func:`register`.
+``get("beijing")`` gives a family, ``find_family("yiyou")`` the family of a preset, ``default()`` the
+first registered (what a client uses when no rules are given).  docs/architecture.md says how to
+add one.
 
 >>> get("tianjin").chinese
 '天津麻将'
@@ -14,69 +16,33 @@ the payments, the next dealer), and its calculator.  ``get("beijing")`` gives th
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..rules import FAMILIES, PRESETS, Rules, RulesError
+from ..family import Family
+from ..rules import PRESETS, RulesError
 
 if TYPE_CHECKING:
     from ..game import Match
 
-__all__ = ["Family", "all_families", "find_family", "get", "match_type"]
+__all__ = ["BUILT_IN", "Family", "all_families", "default", "find_family", "get", "match_type", "register"]
 
-
-@dataclass(frozen=True)
-class Family:
-    """One rule family: names, rules section prefix, and where its parts live (imported lazily:
-    the calculator's start-up does not pay for the engine, nor Tianjin for Beijing)."""
-
-    name: str
-    chinese: str
-    english: str
-    rules_page: str  # docs/rules/… (the project's copy of the spec)
-    section: str  # the section prefix cited in code and tests (R, B, M)
-    match_module: str
-    match_class: str
-
-    @property
-    def rules_type(self) -> type[Rules]:
-        return FAMILIES[self.name]
-
-    @property
-    def presets(self) -> list[str]:
-        return [n for n, r in PRESETS.items() if r.family == self.name]
-
-    @property
-    def default_rules(self) -> Rules:
-        return Rules.preset(self.rules_type.default_preset)
-
-    @property
-    def match_type(self) -> type[Match]:
-        cls: type[Match] = getattr(importlib.import_module(self.match_module), self.match_class)
-        return cls
-
+BUILT_IN = ("tianjin", "beijing", "mcr")  # packages under tjmj/families/, in the order menus list them
 
 _REGISTRY: dict[str, Family] = {}
 
 
 def register(family: Family) -> Family:
+    """Make ``family`` known by its name (its package's rules module registers its presets on import)."""
+    importlib.import_module(f"{family.package}.rules")
     _REGISTRY[family.name] = family
     return family
 
 
-register(Family("tianjin", "天津麻将", "Tianjin mahjong", "docs/rules/RULES.md", "R",
-                "tjmj.families.tianjin.game", "TianjinMatch"))
-register(Family("beijing", "北京麻将", "Beijing mahjong", "docs/rules/BEIJING.md", "B",
-                "tjmj.families.beijing.game", "BeijingMatch"))
-register(Family("mcr", "国标麻将", "Chinese Official mahjong (MCR)", "docs/rules/MCR.md", "M",
-                "tjmj.families.mcr.game", "McrMatch"))
-
-
 def get(name: str) -> Family:
-    """The family named ``name`` (``tianjin``, ``beijing``, ``mcr``)."""
+    """The family named ``name``."""
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):
         raise RulesError(f"unknown rule family {name!r}; families are {', '.join(_REGISTRY)}") from None
 
 
@@ -84,12 +50,17 @@ def find_family(preset: str) -> Family:
     """The family of a preset name (``yiyou`` → Tianjin), as ``find_variant`` in python-chess."""
     try:
         return get(PRESETS[preset].family)
-    except KeyError:
+    except (KeyError, TypeError):
         raise RulesError(f"unknown rule preset {preset!r}; presets are {', '.join(PRESETS)}") from None
 
 
 def all_families() -> list[Family]:
     return list(_REGISTRY.values())
+
+
+def default() -> Family:
+    """The first registered family: the one a client plays when it is given no rules."""
+    return next(iter(_REGISTRY.values()))
 
 
 _MATCH_TYPES: dict[str, type[Match]] = {}
@@ -101,3 +72,7 @@ def match_type(name: str) -> type[Match]:
     if cls is None:
         cls = _MATCH_TYPES[name] = get(name).match_type
     return cls
+
+
+for _name in BUILT_IN:
+    register(importlib.import_module(f"{__name__}.{_name}").FAMILY)

@@ -470,3 +470,6 @@ class BeijingMatch(Match):
         obs["reserve"] = self.reserve()
         obs["shaozhuang"] = self.shaozhuang
         obs["passed_win"] = self.seats[seat].passed_win if seat is not None else None
+
+
+MATCH = BeijingMatch  # the registry's Family.match_type

@@ -408,3 +408,6 @@ def fan_list(res: McrResult) -> list[dict[str, Any]]:
     """The fans of a result as a record holds them: code, Chinese name, value of one, times counted
     (花牌, the flowers, last when there are any: they are in ``total``, not in ``fan``)."""
     return [{"code": f.code, "name": f.chinese, "fan": f.fan, "count": f.count} for f in res.fans]
+
+
+MATCH = McrMatch  # the registry's Family.match_type

@@ -14,3 +14,8 @@ shanten on counts), :mod:`tjmj.outlook` (the advisors' model of a win in the dra
 ``tjmj._tables`` (the per-suit wild tables).  The package ``tjmj`` still exports the scorer's core
 names (``from tjmj import score, ScoreResult, Flag``).
 """
+
+from ...family import Family
+
+FAMILY = Family("tianjin", "天津麻将", "Tianjin mahjong", short="Tianjin", package=__name__, section="R",
+                rules_page="docs/rules/RULES.md")

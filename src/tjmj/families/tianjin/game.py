@@ -334,3 +334,6 @@ class TianjinMatch(Match):
     def after_pon(self) -> bool:
         return self.after_claim
 
+
+
+MATCH = TianjinMatch  # the registry's Family.match_type
