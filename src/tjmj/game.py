@@ -1026,6 +1026,7 @@ class Match:
         # sequence, a winning hand): a seat learns only whether it is asked itself (B3)
         in_window = self.window is not None and seat != self.actor
         obs: dict[str, Any] = {
+            "family": self.family,  # which family's bot and view play it (the registry's name)
             "seat": seat,
             "phase": self.phase,
             "to_act": None if in_window else self.to_act,
