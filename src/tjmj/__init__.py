@@ -2,19 +2,18 @@
 on the same engine.
 
 The core vocabulary: :class:`Tile`, :class:`Meld`, :class:`Rules`, the engine :class:`Match` and its
-:class:`Action`, and the Tianjin scorer :func:`score` with its :class:`ScoreResult` (exported from
-:mod:`tjmj.families.tianjin.score`: each family's scorer lives in its package).  Section numbers
+:class:`Action`, and the first family's (Tianjin's) scorer :func:`score` with its :class:`ScoreResult`
+and elements (looked up in the registry's default family, :mod:`tjmj.families.tianjin.score`: each
+family's scorer lives in its package; ``CLASSIC`` and the other presets come from :mod:`tjmj.rules`).  Section numbers
 (R1…, B1…, M1…) refer to docs/rules/RULES.md, BEIJING.md and MCR.md; the families are in
 :mod:`tjmj.families`, what they share in :mod:`tjmj.hand` and :mod:`tjmj.outlook`.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from .families.tianjin.elements import ELEMENTS, Arrangement, Element, Flag
-from .families.tianjin.score import ScoreResult, is_complete, score
 from .hand import Group, InvalidHand
 from .meld import Meld, MeldType, parse_melds
-from .rules import CLASSIC, PRESETS, YIYOU, Rules, RulesError
+from .rules import PRESETS, Rules, RulesError
 from .tiles import Tile, TileError, format_tiles, parse_tiles, wild_kinds
 
 if TYPE_CHECKING:
@@ -58,12 +57,25 @@ def compiled() -> list[str]:
     return out
 
 
+# names exported from the default family's parts (the package's first scorer), by part
+_DEFAULT_FAMILY_NAMES = {"ELEMENTS": "elements", "Arrangement": "elements", "Element": "elements", "Flag": "elements",
+                         "ScoreResult": "score", "is_complete": "score", "score": "score"}
+
+
 def __getattr__(name: str) -> Any:
     # the engine is imported on first use: the calculator's batch start-up does not pay for it
     if name in ("Match", "Action"):
         from . import game
 
         return getattr(game, name)
+    if name in _DEFAULT_FAMILY_NAMES:
+        from .families import default
+
+        return getattr(default().part(_DEFAULT_FAMILY_NAMES[name]), name)
+    if name.isupper() and not name.startswith("_"):  # a preset's constant: tjmj.rules has them all
+        from . import rules
+
+        return getattr(rules, name)
     raise AttributeError(f"module 'tjmj' has no attribute {name!r}")
 
 

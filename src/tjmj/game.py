@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Final, NamedTuple
 
 from ._mypyc import mypyc_attr
 from .meld import Meld, MeldType
-from .rules import CLASSIC, Rules
+from .rules import Rules
 from .tiles import TILE_TEXT, TILES, Tile, TileError
 from .wall import SEATS, Dice, Wall
 
@@ -347,9 +347,9 @@ class Match:
 
     def __new__(cls, rules: Rules | None = None, *args: Any, **kwargs: Any) -> Match:
         if cls is Match:  # the family's own class (python-chess: a variant's Board)
-            from .families import match_type
+            from .families import default, match_type
 
-            sub = match_type((rules or CLASSIC).family)
+            sub = match_type(rules.family if rules is not None else default().name)
             # (mypyc compiles only super().__new__(cls) itself, cls unchanged: ask the family's class)
             return sub.__new__(sub, rules, *args, **kwargs)
         return super().__new__(cls)
@@ -357,7 +357,11 @@ class Match:
     def __init__(self, rules: Rules | None = None, seed: int = 0, *, names: list[str] | None = None,
                  walls: list[tuple[list[int], Dice]] | None = None,
                  resumes: Mapping[int, int] | None = None) -> None:
-        self.rules = rules or CLASSIC
+        if rules is None:
+            from .families import default  # the registry imports family packages: not at this module's top
+
+            rules = default().default_rules
+        self.rules = rules
         self.seed = seed
         self.rng = random.Random(seed)
         self.walls = list(walls) if walls else []

@@ -21,8 +21,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar
 
-__all__ = ["Rules", "RulesError", "PRESETS", "FAMILIES", "CLASSIC", "YIYOU", "BEIJING", "BEIJING_A",
-           "TianjinRules", "BeijingRules", "McrRules", "MCR", "register_presets", "family_of_preset"]
+__all__ = ["Rules", "RulesError", "PRESETS", "FAMILIES", "register_presets", "family_of_preset"]
 
 
 class RulesError(ValueError):
@@ -60,8 +59,9 @@ class Rules:
         """A preset of any family (``classic``, ``yiyou``, ``beijing``, ``beijing_a``) with single
         options overridden; with no name, the default preset of this class's family (Tianjin's on
         :class:`Rules` itself)."""
+        registry = _registry()  # every family's presets are registered
         if name is None:
-            name = cls.default_preset or "classic"
+            name = cls.default_preset or registry.default().default_preset
         try:
             base = PRESETS[name]
         except (KeyError, TypeError):
@@ -94,9 +94,10 @@ class Rules:
             raise RulesError(f"rules must be an object of option: value, got {data!r}")
         data = dict(data)
         family = data.pop("family", None)
+        registry = _registry()
         if family is not None and family not in FAMILIES:
             raise RulesError(f"unknown rule family {family!r}; families are {', '.join(FAMILIES)}")
-        preset = data.pop("preset", FAMILIES[family].default_preset if family else "classic")
+        preset = data.pop("preset", (FAMILIES[family] if family else registry.default().rules_type).default_preset)
         rules = cls.preset(preset, **data)
         if family is not None and rules.family != family:
             raise RulesError(f"preset {preset!r} is of the {rules.family} family, not {family}")
@@ -114,7 +115,7 @@ class Rules:
     def describe(cls) -> Choices:
         """Every option with its allowed values, rules section and meaning (on :class:`Rules`
         itself: Tianjin's, the first family)."""
-        return dict(cls.choices or FAMILIES["tianjin"].choices)
+        return dict(cls.choices or _registry().default().rules_type.choices)
 
 
 def register_presets(rules_type: type[Rules], *presets: Rules) -> None:
@@ -126,6 +127,7 @@ def register_presets(rules_type: type[Rules], *presets: Rules) -> None:
 
 def family_of_preset(name: str) -> str:
     """The family of a preset name (``yiyou`` → ``tianjin``)."""
+    _registry()
     try:
         return PRESETS[name].family
     except KeyError:
@@ -162,19 +164,21 @@ def _check(choices: Choices, key: str, value: Any) -> None:
         raise RulesError(f"rule option {key} ({section}) must be {rng}, got {_js(value)}")
 
 
-# The families' rule types, registered on import (after the base above exists).
-from .families.beijing import rules as _beijing  # noqa: E402
-from .families.mcr import rules as _mcr  # noqa: E402
-from .families.tianjin import rules as _tianjin  # noqa: E402
+def _registry() -> Any:
+    """The family registry (:mod:`tjmj.families`), imported on first need: the families' rules modules
+    import this one, so it cannot import them at its top."""
+    from . import families
 
-TianjinRules = _tianjin.TianjinRules
-BeijingRules = _beijing.BeijingRules
-CLASSIC: _tianjin.TianjinRules = _tianjin.CLASSIC
-YIYOU: _tianjin.TianjinRules = _tianjin.YIYOU
-BEIJING: _beijing.BeijingRules = _beijing.BEIJING
-BEIJING_A: _beijing.BeijingRules = _beijing.BEIJING_A
-McrRules = _mcr.McrRules
-MCR: _mcr.McrRules = _mcr.MCR
-register_presets(TianjinRules, CLASSIC, YIYOU)
-register_presets(BeijingRules, BEIJING, BEIJING_A)
-register_presets(McrRules, MCR)
+    return families
+
+
+def __getattr__(name: str) -> Any:
+    """A family's rules type or preset by its old name here (``tjmj.rules.CLASSIC``,
+    ``tjmj.rules.McrRules``): looked up in every registered family's ``rules`` module."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    for fam in _registry().all_families():
+        mod = fam.part("rules")
+        if hasattr(mod, name):
+            return getattr(mod, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

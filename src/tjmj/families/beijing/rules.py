@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...rules import Choices, Rules
+from ...rules import Choices, Rules, register_presets
 
 __all__ = ["BeijingRules", "BEIJING", "BEIJING_A", "CHOICES", "FLAT_VALUE"]
 
@@ -79,3 +79,5 @@ BEIJING_A: BeijingRules = dataclasses.replace(
     shaozhuang_follow_wind=True,
     upstairs=False,
 )
+
+register_presets(BeijingRules, BEIJING, BEIJING_A)  # in the registry's order: tjmj.families imports the families in turn

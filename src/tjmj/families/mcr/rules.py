@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...rules import Choices, Rules
+from ...rules import Choices, Rules, register_presets
 
 __all__ = ["McrRules", "MCR", "CHOICES", "BASIC_PAYMENT"]
 
@@ -41,3 +41,5 @@ class McrRules(Rules):
 
 
 MCR: McrRules = McrRules()
+
+register_presets(McrRules, MCR)  # in the registry's order: tjmj.families imports the families in turn

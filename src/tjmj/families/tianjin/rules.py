@@ -9,7 +9,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ...rules import Choices, Rules
+from ...rules import Choices, Rules, register_presets
 
 __all__ = ["TianjinRules", "CLASSIC", "YIYOU", "CHOICES"]
 
@@ -78,3 +78,5 @@ YIYOU: TianjinRules = dataclasses.replace(
     max_pull=2,
     chan_units=2,
 )
+
+register_presets(TianjinRules, CLASSIC, YIYOU)  # in the registry's order: tjmj.families imports the families in turn
