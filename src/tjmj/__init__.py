@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 COMPILED_MODULES = (
     "tiles",
     "meld",
+    "action",
     "wall",
     "game",
     "families.tianjin.game",
