@@ -22,13 +22,14 @@ accessor                  module         what clients ask of it
 ========================  =============  =====================================================
 
 Each part's contract is the docstring of the module of the client that calls it (named in
-docs/architecture.md, "Add a family").  A family may reuse another's module for a part
-(``from tjmj.families.tianjin.calculator import *``): the registry only asks that the name exists.
+docs/architecture.md, "Add a family").  A family may reuse another's module for a part: ``parts``
+maps a part's name to the module that plays it (``{"calculator": "tjmj.families.tianjin.calculator"}``).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +50,7 @@ class Family:
     """
 
     def __init__(self, name: str, chinese: str, english: str, *, short: str, package: str, section: str,
-                 rules_page: str) -> None:
+                 rules_page: str, parts: Mapping[str, str] | None = None) -> None:
         self.name = name
         self.chinese = chinese
         self.english = english
@@ -57,16 +58,18 @@ class Family:
         self.package = package
         self.section = section
         self.rules_page = rules_page
+        self.part_modules = dict(parts or {})  # part -> module, where not <package>.<part>
         self._parts: dict[str, ModuleType] = {}
 
     def __repr__(self) -> str:
         return f"<Family {self.name}: {self.english}>"
 
     def part(self, concern: str) -> Any:
-        """The module ``<package>.<concern>`` (imported once, on first use)."""
+        """The module ``<package>.<concern>``, or the one ``parts`` names for it (imported once, on first use)."""
         mod = self._parts.get(concern)
         if mod is None:
-            mod = self._parts[concern] = importlib.import_module(f"{self.package}.{concern}")
+            where = self.part_modules.get(concern, f"{self.package}.{concern}")
+            mod = self._parts[concern] = importlib.import_module(where)
         return mod
 
     # -- rules ---------------------------------------------------------------------------------

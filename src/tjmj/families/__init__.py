@@ -2,7 +2,9 @@
 
 A family is a package of one shape (:mod:`tjmj.family` lists its parts) whose ``__init__`` makes
 ``FAMILY``, a :class:`~tjmj.family.Family`.  The three built in are registered when this package is
-imported; one defined elsewhere (a plugin, the test tree's fourth family) calls :func:`register`.
+imported; one defined elsewhere (a plugin, the test tree's fourth family) calls :func:`register`, or
+is named in the environment variable ``TJMJ_FAMILIES`` (importable packages, comma-separated, each
+with its ``FAMILY``), which every process of the project (``tjmj serve``, ``tjmj play``, bots) reads.
 ``get("beijing")`` gives a family, ``find_family("yiyou")`` the family of a preset, ``default()`` the
 first registered (what a client uses when no rules are given).  docs/architecture.md says how to
 add one.
@@ -16,6 +18,8 @@ add one.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import TYPE_CHECKING
 
 from ..family import Family
@@ -74,5 +78,19 @@ def match_type(name: str) -> type[Match]:
     return cls
 
 
+def _load_plugins(spec: str) -> None:
+    """Register the packages named in ``TJMJ_FAMILIES``; one that cannot be loaded is named on stderr
+    and skipped (a command still runs with the families it has)."""
+    for package in filter(None, (p.strip() for p in spec.split(","))):
+        try:
+            family = importlib.import_module(package).FAMILY
+            if not isinstance(family, Family):
+                raise TypeError(f"its FAMILY is a {type(family).__name__}, not a tjmj.family.Family")
+            register(family)
+        except Exception as e:  # noqa: BLE001  (whatever a broken plugin raises: say it in one line)
+            print(f"TJMJ_FAMILIES: family package {package!r} not loaded: {e}", file=sys.stderr)
+
+
 for _name in BUILT_IN:
     register(importlib.import_module(f"{__name__}.{_name}").FAMILY)
+_load_plugins(os.environ.get("TJMJ_FAMILIES", ""))
