@@ -842,4 +842,9 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
 
 # ---- the move list (tjmj.record_text) -----------------------------------------------------
 
-from .record_text import show  # noqa: E402  (it reads the families' parts through records_of, above)
+def show(events: Sequence[dict[str, Any]]) -> list[str]:
+    """A readable move-by-move text of a match (:func:`tjmj.record_text.show`); ``[n]`` is the
+    event's index (as replay reports it)."""
+    from .record_text import show as move_list  # on use: record_text imports this module
+
+    return move_list(events)
