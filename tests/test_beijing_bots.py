@@ -18,12 +18,13 @@ from tjmj.bots import BOT_NAMES, make_bot
 from tjmj.bots.beijing import is_beijing, pairs_shanten, rules_from_obs, shanten13
 from tjmj.cli.simulate import simulate as simulate_cmd
 from tjmj.cli.tournament import tournament as tournament_cmd
+from tjmj.families.beijing.records import KONG_TYPES as BEIJING_KONG_TYPES
 from tjmj.families.beijing.rules import BEIJING, BEIJING_A
 from tjmj.families.beijing.score import scorer_for
 from tjmj.game import Action, Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
-from tjmj.simulate import BEIJING_KONG_TYPES, play_match, simulate
+from tjmj.simulate import play_match, simulate
 from tjmj.tiles import TILES
 from tjmj.tournament import tournament
 

@@ -23,13 +23,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from tjmj import record as record_mod
 from tjmj.cli.replay import replay as replay_cmd
+from tjmj.families.beijing import records as beijing_records
+from tjmj.families.beijing.records import EVENT_FIELDS as BEIJING_EVENT_FIELDS
+from tjmj.families.tianjin.records import EVENT_FIELDS
 from tjmj.game import PASS, Action, Match
 from tjmj.hand import shanten_counts
 from tjmj.record import (
-    BEIJING_EVENT_FIELDS,
-    EVENT_FIELDS,
     FAMILY_EVENT_FIELDS,
     FAMILY_PAYMENT_REASONS,
     RecordError,
@@ -541,7 +541,7 @@ def test_flat_hands_need_their_moment() -> None:
     """天和 and 地和 are checked against the hand so far (B5), beyond the scorer."""
     tianhe = list(_scripted("TIANHE"))
     dihe = list(_scripted("DIHE"))
-    check = record_mod._flat_hand_problem
+    check = beijing_records.hand_problem
     assert check(tianhe[2], tianhe[1:2], 0) is None
     early = {"type": "dahai", "actor": 0, "pai": "1m", "tsumogiri": False, "wild": False}
     assert "天和 (TIANHE)" in (check(tianhe[2], [tianhe[1], early], 0) or "")

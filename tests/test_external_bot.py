@@ -362,7 +362,7 @@ def _names(cell: str) -> set[str]:
 def test_documented_fields_are_the_fields_sent(tmp_path: Path) -> None:
     """Every field of hello, the events, request, the observation (and seats[i]) and end, as
     docs/bot-protocol.md lists them, equals what a real outside bot receives: the doc cannot drift."""
-    from tjmj.record import EVENT_FIELDS
+    from tjmj.families.tianjin.records import EVENT_FIELDS
 
     log, script = recorder(tmp_path, "{'type': 'none', 'id': msg['id']}")
     bot = ExternalBot([sys.executable, str(script)])
@@ -413,7 +413,7 @@ def test_documented_beijing_fields_are_the_fields_sent(tmp_path: Path) -> None:
     """The Beijing section of docs/bot-protocol.md (its events, the observation, seats[i], the action
     words) equals what an outside bot receives in matches of both Beijing presets."""
     from tjmj.bots import make_bot
-    from tjmj.record import BEIJING_EVENT_FIELDS
+    from tjmj.families.beijing.records import EVENT_FIELDS as BEIJING_EVENT_FIELDS
     from tjmj.rules import Rules
 
     actions, events, obs_rows, seat_rows = _doc_tables()["Beijing"]

@@ -22,13 +22,14 @@ from tjmj.bots.mcr import McrView, discard_shanten, is_mcr, mcr_shanten, shapes_
 from tjmj.bots.mcr_strong import ROUTES, _Model, route_distances, template_distance
 from tjmj.cli.simulate import simulate as simulate_cmd
 from tjmj.cli.tournament import tournament as tournament_cmd
+from tjmj.families.mcr.records import KONG_TYPES as MCR_KONG_TYPES
 from tjmj.families.mcr.rules import MCR
 from tjmj.families.mcr.score import McrMeld, is_complete_mcr
 from tjmj.families.mcr.waits import shanten_shapes
 from tjmj.game import Action, Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
-from tjmj.simulate import MCR_KONG_TYPES, play_match, play_with, simulate
+from tjmj.simulate import play_match, play_with, simulate
 from tjmj.tiles import TILE_TEXT, parse_tiles
 from tjmj.tournament import tournament
 

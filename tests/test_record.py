@@ -23,10 +23,10 @@ from click.testing import CliRunner, Result
 
 from tjmj import record as record_mod
 from tjmj.cli.replay import replay as replay_cmd
+from tjmj.families.tianjin.records import EVENT_FIELDS
 from tjmj.game import Action, Match
 from tjmj.hand import shanten_counts
 from tjmj.record import (
-    EVENT_FIELDS,
     RecordError,
     RecordWriter,
     check_end_kyoku,

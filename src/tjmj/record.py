@@ -24,29 +24,25 @@ import contextlib
 import io
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any, BinaryIO
 
 import orjson
 
-from .families.tianjin.score import score
+from . import families
 from .game import Action, IllegalAction, Match
-from .rules import FAMILIES, PRESETS, BeijingRules, McrRules, Rules, RulesError, TianjinRules
-from .tiles import Flower, Tile, TileError, format_tiles, parse_tiles
+from .record_base import INT, PYTYPE, SEAT_WINDS, RecordError, brief, json_text, seat_text
+from .rules import Rules, RulesError
+from .tiles import Tile, parse_tiles
 from .wall import Dice
 
 __all__ = [
-    "BEIJING_EVENT_FIELDS",
-    "MCR_EVENT_FIELDS",
-    "DEFAULT_FAMILY",
-    "EVENT_FIELDS",
     "FAMILY_EVENT_FIELDS",
     "FAMILY_PAYMENT_REASONS",
     "ReplayError",
     "action_for",
     "rebuild",
-    "PAYMENT_REASONS",
     "SEAT_WINDS",
     "Divergence",
     "RecordError",
@@ -58,127 +54,101 @@ __all__ = [
     "iter_matches",
     "read_records",
     "record_family",
+    "records_of",
     "replay",
     "show",
     "write_record",
 ]
 
-SEAT_WINDS = ("E", "S", "W", "N")  # seats 0–3 (R3)
-_SEAT_CN = ("东", "南", "西", "北")
 _BLOCK = 1 << 16
 
-# Every event type with its required fields and their JSON types, per rule family; ``read_records``
-# checks each event against the schema of its match's family (``start_game.rules.family``; none:
-# Tianjin, records made before families existed), so that a malformed file is rejected with its line
-# number instead of failing deep inside a replay.  More fields than these are allowed.
-_INT, _STR, _BOOL, _LIST, _OBJ = "integer", "string", "boolean", "array", "object"
-_STR_OR_NULL = "string or null"
-# Tianjin's (docs/rules/RULES.md); the name is kept from before families (other modules use it)
-EVENT_FIELDS: dict[str, dict[str, str]] = {
-    "start_game": {"names": _LIST, "seating": _LIST, "seed": _INT, "rules": _OBJ},
-    "start_kyoku": {
-        "hand": _INT, "round": _INT, "dealer": _INT, "dice": _OBJ, "wall_break": _OBJ, "dora_marker": _STR,
-        "wilds": _LIST, "sit": _BOOL, "pulls": _LIST, "scores": _LIST, "tehais": _LIST,
-    },
-    "tsumo": {"actor": _INT, "pai": _STR, "replacement": _BOOL},
-    "dahai": {"actor": _INT, "pai": _STR, "tsumogiri": _BOOL, "wild": _BOOL},
-    "pon": {"actor": _INT, "target": _INT, "pai": _STR, "consumed": _LIST},
-    "daiminkan": {"actor": _INT, "target": _INT, "pai": _STR, "consumed": _LIST},
-    "ankan": {"actor": _INT, "consumed": _LIST, "gold": _BOOL},
-    "kakan": {"actor": _INT, "pai": _STR, "consumed": _LIST},
-    "chan": {"actor": _INT, "pai": _STR},
-    "hora": {
-        "actor": _INT, "target": _INT, "pai": _STR, "hand": _LIST, "melds": _LIST, "kong_draw": _BOOL,
-        "tianhu": _BOOL, "fan": _INT, "elements": _LIST, "name": _STR,
-    },
-    "ryukyoku": {"reason": _STR},
-    "end_kyoku": {"payments": _LIST, "deltas": _LIST, "scores": _LIST},
-    "end_game": {"scores": _LIST},
-}
-# Beijing's (docs/rules/BEIJING.md): no 坐庄/拉庄 and no 金杠; the 混坯 is null without wilds (B2);
-# chi (B3), 烧庄 (B6), and a win that may be on a discard or a robbed kong, worth a value (B5)
-BEIJING_EVENT_FIELDS: dict[str, dict[str, str]] = {
-    "start_game": EVENT_FIELDS["start_game"],
-    "start_kyoku": {
-        "hand": _INT, "round": _INT, "dealer": _INT, "dice": _OBJ, "wall_break": _OBJ, "dora_marker": _STR_OR_NULL,
-        "wilds": _LIST, "upstairs": _BOOL, "scores": _LIST, "tehais": _LIST,
-    },
-    "tsumo": EVENT_FIELDS["tsumo"],
-    "dahai": EVENT_FIELDS["dahai"],
-    "chi": {"actor": _INT, "target": _INT, "pai": _STR, "consumed": _LIST},
-    "pon": EVENT_FIELDS["pon"],
-    "daiminkan": EVENT_FIELDS["daiminkan"],
-    "ankan": {"actor": _INT, "consumed": _LIST},
-    "kakan": EVENT_FIELDS["kakan"],
-    "shaozhuang": {"actor": _INT, "pai": _STR, "rounds": _INT},
-    "hora": {
-        "actor": _INT, "target": _INT, "pai": _STR, "hand": _LIST, "melds": _LIST, "value": _INT,
-        "elements": _LIST, "name": _STR, "self_drawn": _BOOL, "rob_kong": _BOOL, "kong_draw": _BOOL,
-        "last_tile": _BOOL, "hunyou": _BOOL,
-    },
-    "ryukyoku": EVENT_FIELDS["ryukyoku"],
-    "end_kyoku": EVENT_FIELDS["end_kyoku"],
-    "end_game": EVENT_FIELDS["end_game"],
-}
-# MCR's (docs/rules/MCR.md): no wild; the prevalent wind (M1); flowers laid aside (M1); chi (M2);
-# a win with its fans (M3), the table's part of it and the claims of its melds
-MCR_EVENT_FIELDS: dict[str, dict[str, str]] = {
-    "start_game": EVENT_FIELDS["start_game"],
-    "start_kyoku": {
-        "hand": _INT, "round": _INT, "dealer": _INT, "dice": _OBJ, "wall_break": _OBJ, "prevalent_wind": _INT,
-        "scores": _LIST, "tehais": _LIST,
-    },
-    "tsumo": EVENT_FIELDS["tsumo"],
-    "flower": {"actor": _INT, "pai": _STR},
-    "dahai": EVENT_FIELDS["dahai"],
-    "chi": BEIJING_EVENT_FIELDS["chi"],
-    "pon": EVENT_FIELDS["pon"],
-    "daiminkan": EVENT_FIELDS["daiminkan"],
-    "ankan": BEIJING_EVENT_FIELDS["ankan"],
-    "kakan": EVENT_FIELDS["kakan"],
-    "hora": {
-        "actor": _INT, "target": _INT, "pai": _STR, "hand": _LIST, "melds": _LIST, "claims": _LIST, "fan": _INT,
-        "flowers": _INT, "total": _INT, "fans": _LIST, "elements": _LIST, "name": _STR, "self_drawn": _BOOL,
-        "rob_kong": _BOOL, "about_kong": _BOOL, "wall_last": _BOOL, "fourth_tile": _BOOL, "seat_wind": _INT,
-        "prevalent_wind": _INT,
-    },
-    "ryukyoku": EVENT_FIELDS["ryukyoku"],
-    "end_kyoku": EVENT_FIELDS["end_kyoku"],
-    "end_game": EVENT_FIELDS["end_game"],
-}
-# family name (``Rules.family``) -> event type -> required field -> JSON type
-FAMILY_EVENT_FIELDS: dict[str, dict[str, dict[str, str]]] = {
-    "tianjin": EVENT_FIELDS, "beijing": BEIJING_EVENT_FIELDS, "mcr": MCR_EVENT_FIELDS}
-PAYMENT_REASONS = ("win", "kong", "chan", "penalty")  # R8: the kinds a Tianjin settlement lists
-# family -> the payment reasons its settlement lists (R8; B6: the win and 烧庄; M4: the win)
-FAMILY_PAYMENT_REASONS: dict[str, tuple[str, ...]] = {
-    "tianjin": PAYMENT_REASONS, "beijing": ("win", "shaozhuang"), "mcr": ("win",)}
-_SETTLEMENT_SECTION = {"tianjin": "R8", "beijing": "B6", "mcr": "M4"}
-DEFAULT_FAMILY = "tianjin"  # a start_game whose rules name no family: a record made before families existed
-_PYTYPE: dict[str, type | tuple[type, ...]] = {
-    _INT: int, _STR: str, _BOOL: bool, _LIST: list, _OBJ: dict, _STR_OR_NULL: (str, type(None)),
-}
+
+class _ByFamily(Mapping[str, Any]):
+    """One name of every family's ``records`` part, by family name, in the registry's order:
+    ``FAMILY_EVENT_FIELDS[name]`` is ``families.get(name).records.EVENT_FIELDS``."""
+
+    def __init__(self, attr: str) -> None:
+        self._attr = attr
+
+    def __getitem__(self, name: str) -> Any:
+        try:
+            return getattr(records_of(name), self._attr)
+        except RecordError:
+            raise KeyError(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return (f.name for f in families.all_families())
+
+    def __len__(self) -> int:
+        return len(families.all_families())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
-class RecordError(ValueError):
-    """An unreadable record: ``line`` is the 1-based line number at fault (0: the file as a whole)."""
+# Every event type with its required fields and their JSON types, per rule family (the family's
+# ``records.EVENT_FIELDS``); ``read_records`` checks each event against the schema of its match's
+# family (``start_game.rules.family``; none: the registry's default family, records made before
+# families existed), so that a malformed file is rejected with its line number instead of failing
+# deep inside a replay.  More fields than these are allowed.
+FAMILY_EVENT_FIELDS: Mapping[str, dict[str, dict[str, str]]] = _ByFamily("EVENT_FIELDS")
+# family -> the payment reasons its settlement lists (``records.PAYMENT_REASONS``: R8, B6, M4)
+FAMILY_PAYMENT_REASONS: Mapping[str, tuple[str, ...]] = _ByFamily("PAYMENT_REASONS")
 
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}" if line else message)
-        self.line = line
-        self.message = message
+
+def __getattr__(name: str) -> Any:
+    """``DEFAULT_FAMILY`` (a start_game whose rules name no family: a record made before families
+    existed, the registry's default family), and ``EVENT_FIELDS`` / ``PAYMENT_REASONS`` of that
+    family, the names records had before families."""
+    if name == "DEFAULT_FAMILY":
+        return families.default().name
+    if name in ("EVENT_FIELDS", "PAYMENT_REASONS"):
+        return getattr(families.default().records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def records_of(family: Any) -> Any:
+    """The ``records`` part of the family named ``family`` (a :class:`RecordError`, line 0, when
+    records know no such family).
+
+    Every family's ``records`` part defines, for this module and :mod:`tjmj.record_text`:
+
+    * ``EVENT_FIELDS``: event type -> required field -> JSON type (:mod:`tjmj.record_base`'s names);
+    * ``PAYMENT_REASONS`` (the reasons a settlement lists) and ``SETTLEMENT_SECTION`` (its rule, R8);
+    * ``check_hora(hora, indicator, rules, dealer, indicator_visible)``: re-score a recorded win,
+      a problem in words or None (see :func:`check_hora`);
+    * ``hand_problem(hora, hand, dealer)``: what the win's hand events (its start_kyoku up to the
+      win) say against it, or None (Beijing's 天和/地和, B5);
+    * ``kyoku_text(ev)``, ``win_text(ev, dealer)``, ``WILD_DISCARD_TEXT``, ``DRAWN_TEXT``: its words
+      in the move list (:func:`show`).
+    """
+    try:
+        fam = families.get(family)
+    except RulesError:
+        fam = None
+    if fam is not None:
+        try:
+            return fam.records
+        except ModuleNotFoundError as e:
+            if e.name != f"{fam.package}.records":
+                raise
+    raise RecordError(0, f"start_game names the rule family {json_text(family)}; record families are "
+                         f"{', '.join(FAMILY_EVENT_FIELDS)}")
+
+
+def _default_family() -> str:
+    return families.default().name
 
 
 def record_family(start: dict[str, Any]) -> str:
-    """The rule family of a match from its ``start_game`` event: ``rules.family``, Tianjin when the
-    rules name none (records made before families existed); a :class:`RecordError` (line 0) when
-    it is not a family records know (:data:`FAMILY_EVENT_FIELDS`)."""
+    """The rule family of a match from its ``start_game`` event: ``rules.family``, the registry's
+    default family when the rules name none (records made before families existed); a
+    :class:`RecordError` (line 0) when it is not a family records know (:data:`FAMILY_EVENT_FIELDS`)."""
     rules = start.get("rules")
-    family = rules.get("family", DEFAULT_FAMILY) if isinstance(rules, dict) else DEFAULT_FAMILY
-    if not isinstance(family, str) or family not in FAMILY_EVENT_FIELDS:
-        raise RecordError(0, f"start_game names the rule family {_json_text(family)}; record families are "
-                             f"{', '.join(FAMILY_EVENT_FIELDS)}")
-    return family
+    default = _default_family()
+    family = rules.get("family", default) if isinstance(rules, dict) else default
+    records_of(family)  # raises unless records know the family
+    return str(family)
 
 
 # ---- writing ------------------------------------------------------------------------------
@@ -355,13 +325,9 @@ class RecordWriter:
 
 # ---- reading ------------------------------------------------------------------------------
 
-
-def _json_text(value: Any, limit: int = 80) -> str:
-    try:
-        s = orjson.dumps(value).decode()
-    except TypeError:
-        s = repr(value)
-    return s if len(s) <= limit else s[: limit - 1] + "…"
+_json_text = json_text  # the short names the messages below use
+_seat = seat_text
+_brief = brief
 
 
 def _parse_line(raw: bytes, n: int) -> dict[str, Any]:
@@ -378,10 +344,9 @@ def _parse_line(raw: bytes, n: int) -> dict[str, Any]:
     return ev
 
 
-def _check_fields(ev: dict[str, Any], n: int, family: str) -> None:
-    """The event's type is one of ``family``'s, with its required fields of the right JSON types."""
+def _check_fields(ev: dict[str, Any], n: int, family: str, schema: dict[str, dict[str, str]]) -> None:
+    """The event's type is one of ``family``'s (``schema``), with its required fields of the right JSON types."""
     t = ev["type"]
-    schema = FAMILY_EVENT_FIELDS[family]
     spec = schema.get(t)
     if spec is None:
         raise RecordError(n, f"unknown event type {t!r} in a {family} match; its types are {', '.join(schema)}")
@@ -389,7 +354,7 @@ def _check_fields(ev: dict[str, Any], n: int, family: str) -> None:
         if name not in ev:
             raise RecordError(n, f"{t} event lacks the field {name!r}")
         v = ev[name]
-        ok = isinstance(v, _PYTYPE[kind]) and not (kind == _INT and isinstance(v, bool))
+        ok = isinstance(v, PYTYPE[kind]) and not (kind == INT and isinstance(v, bool))
         if not ok:
             raise RecordError(n, f"{t} field {name!r} must be a JSON {kind}, got {_json_text(v)}")
 
@@ -406,7 +371,10 @@ def iter_matches(source: str | os.PathLike[str] | IO[Any]) -> Iterator[tuple[lis
 def _iter_lines(f: IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
     events: list[dict[str, Any]] = []
     lines: list[int] = []
+    default = _default_family()
+    start_fields = FAMILY_EVENT_FIELDS[default]  # start_game is the same in every family
     family = ""  # the current match's family, from its start_game
+    schema: dict[str, dict[str, str]] = {}
     for n, raw in enumerate(f, 1):
         if isinstance(raw, str):
             raw = raw.encode("utf-8")
@@ -414,18 +382,19 @@ def _iter_lines(f: IO[Any]) -> Iterator[tuple[list[dict[str, Any]], list[int]]]:
             continue  # blank lines (e.g. a trailing one) carry nothing
         ev = _parse_line(raw, n)
         if ev["type"] == "start_game":
-            _check_fields(ev, n, DEFAULT_FAMILY)  # start_game is the same in every family
+            _check_fields(ev, n, default, start_fields)
             try:
                 family = record_family(ev)
             except RecordError as e:
                 raise RecordError(n, e.message) from None
+            schema = FAMILY_EVENT_FIELDS[family]
             if events:
                 yield events, lines
             events, lines = [], []
         elif not events:
             raise RecordError(n, f"a match must open with start_game, found {ev['type']!r}")
         else:
-            _check_fields(ev, n, family)
+            _check_fields(ev, n, family, schema)
         events.append(ev)
         lines.append(n)
     if events:
@@ -446,37 +415,7 @@ def read_records(source: str | os.PathLike[str] | IO[Any]) -> Iterator[list[dict
 # ---- replay -------------------------------------------------------------------------------
 
 
-def _seat(s: Any) -> str:
-    return SEAT_WINDS[s] if isinstance(s, int) and 0 <= s < 4 else f"seat {s!r}"
-
-
-def _brief(ev: dict[str, Any] | None) -> str:
-    """A few words for an event in messages: 'dahai by S: 7p'."""
-    if ev is None:
-        return "nothing"
-    t = ev.get("type")
-    who = _seat(ev.get("actor"))
-    if t in ("tsumo", "dahai", "chan", "flower"):
-        extra = " (replacement)" if ev.get("replacement") else ""
-        return f"{t} by {who}: {ev.get('pai')}{extra}"
-    if t in ("pon", "daiminkan", "chi"):
-        return f"{t} by {who} of {ev.get('pai')} from {_seat(ev.get('target'))}"
-    if t == "ankan":
-        consumed = ev.get("consumed") or ["?"]
-        return f"ankan by {who}: {consumed[0]}"
-    if t == "kakan":
-        return f"kakan by {who}: {ev.get('pai')}"
-    if t == "hora":
-        worth = f"{ev.get('fan')} fan" if "fan" in ev else f"value {ev.get('value')}"
-        return f"hora by {who} on {ev.get('pai')} ({ev.get('name')}, {worth})"
-    if t == "shaozhuang":
-        return f"shaozhuang (烧庄) of {ev.get('pai')}, round {ev.get('rounds')}"
-    if t == "start_kyoku":
-        return f"start_kyoku of hand {ev.get('hand')}"
-    return str(t)
-
-
-def _explain_mismatch(expected: dict[str, Any], got: dict[str, Any], family: str = DEFAULT_FAMILY) -> str:
+def _explain_mismatch(expected: dict[str, Any], got: dict[str, Any], family: str | None = None) -> str:
     if expected.get("type") != got.get("type"):
         return f"the record has {_brief(expected)}, but the engine produced {_brief(got)}"
     diffs = [
@@ -574,7 +513,8 @@ class ReplayResult:
 
 def check_hora(hora: dict[str, Any], indicator: str | None, rules: Rules, *, dealer: int | None = None,
                indicator_visible: bool = True) -> str | None:
-    """Re-score a recorded win with the family's scorer; a problem in words, or None.
+    """Re-score a recorded win with the family's scorer (its ``records.check_hora``); a problem in
+    words, or None.
 
     Tianjin (R5): :func:`tjmj.families.tianjin.score.score` of the hand, the winning tile, the indicator, the melds,
     ``kong_draw`` and ``tianhu``; the win must be legal with the recorded ``fan``, ``elements`` and
@@ -594,117 +534,23 @@ def check_hora(hora: dict[str, Any], indicator: str | None, rules: Rules, *, dea
     ``total`` must be ``fan`` + ``flowers``; ``indicator`` is not used (MCR has none) and ``dealer``,
     when given, must make ``seat_wind``.
     """
-    if isinstance(rules, BeijingRules):
-        return _check_beijing_hora(hora, indicator, rules, dealer, indicator_visible)
-    if isinstance(rules, McrRules):
-        return _check_mcr_hora(hora, rules, dealer)
-    if not isinstance(rules, TianjinRules):
-        raise TypeError(f"check_hora re-scores Tianjin, Beijing and MCR wins; these rules are {rules.family}'s")
-    if indicator is None:
-        return "the winning hand cannot be scored: the hand has no indicator (R2)"
-    try:
-        r = score("".join(hora["hand"]), hora["pai"], indicator, hora["melds"], kong_draw=hora["kong_draw"],
-                  tianhu=hora["tianhu"], rules=rules)
-    except (TileError, KeyError, TypeError, ValueError) as e:
-        return f"the winning hand cannot be scored: {e}"
-    problems = []
-    if not r.win:
-        problems.append(f"it is not a win ({r.reason or 'incomplete'})")
-    if r.fan != hora.get("fan"):
-        problems.append(f"fan {r.fan}, recorded {hora.get('fan')}")
-    if r.codes != hora.get("elements"):
-        problems.append(f"elements {r.codes}, recorded {hora.get('elements')}")
-    if r.name != hora.get("name"):
-        problems.append(f"name {r.name}, recorded {hora.get('name')}")
-    return "re-scoring the win gives " + "; ".join(problems) if problems else None
-
-
-_FLAT_FLAGS = {"HUNGANG": "hungang", "TIANHE": "tianhe", "DIHE": "dihe"}  # B5: declared or situational
-
-
-def _check_beijing_hora(hora: dict[str, Any], indicator: str | None, rules: BeijingRules, dealer: int | None,
-                        indicator_visible: bool) -> str | None:
-    from .families.beijing.elements import WinContext  # lazily: Tianjin records never load Beijing's scorer
-    from .families.beijing.score import score_beijing
-
-    if dealer is None:
-        raise TypeError("check_hora of a Beijing win needs the hand's dealer (dealer=start_kyoku.dealer)")
-    try:
-        actor, target, self_drawn = hora["actor"], hora["target"], hora["self_drawn"]
-        recorded = hora["elements"]
-        flats = {flag: True for code, flag in _FLAT_FLAGS.items() if code in recorded}
-        ctx = WinContext(self_drawn=self_drawn, dealer=actor == dealer, last_tile=hora["last_tile"],
-                         kong_draw=hora["kong_draw"], rob_kong=hora["rob_kong"], hunyou=hora["hunyou"], **flats)
-        if (target == actor) != bool(self_drawn):
-            return (f"the win is {'self-drawn' if self_drawn else 'not self-drawn'} but its target is "
-                    f"{'the winner' if target == actor else _seat(target)} (B3: target is the discarder or the "
-                    "robbed kong's declarer, the winner itself for a self-draw)")
-        r = score_beijing("".join(hora["hand"]), hora["pai"], melds=list(hora["melds"]), indicator=indicator,
-                          rules=rules, context=ctx, indicator_visible=indicator_visible)
-    except (TileError, KeyError, TypeError, ValueError) as e:  # InvalidBeijingHand and RulesError included
-        return f"the winning hand cannot be scored: {e}"
-    problems = []
-    if not r.win:
-        problems.append(f"it is not a win ({r.reason or 'incomplete'})")
-    if r.value != hora.get("value"):
-        problems.append(f"value {r.value}, recorded {hora.get('value')}")
-    if r.codes != recorded:
-        problems.append(f"elements {r.codes}, recorded {recorded}")
-    if r.name != hora.get("name"):
-        problems.append(f"name {r.name}, recorded {hora.get('name')}")
-    return "re-scoring the win gives " + "; ".join(problems) if problems else None
-
-
-def _check_mcr_hora(hora: dict[str, Any], rules: McrRules, dealer: int | None) -> str | None:
-    from .families.mcr.game import fan_list  # lazily: other families' records never load MCR's calculator
-    from .families.mcr.score import McrMeld, McrSituation, score_mcr
-    from .meld import melds_of
-
-    try:
-        actor, target, self_drawn = hora["actor"], hora["target"], hora["self_drawn"]
-        if (target == actor) != bool(self_drawn):
-            return (f"the win is {'self-drawn' if self_drawn else 'not self-drawn'} but its target is "
-                    f"{'the winner' if target == actor else _seat(target)} (M2: target is the discarder or the "
-                    "robbed kong's declarer, the winner itself for a self-draw)")
-        if dealer is not None and hora["seat_wind"] != (actor - dealer) % 4:
-            return f"seat wind {hora['seat_wind']} is not the winner's: {(actor - dealer) % 4} with dealer {dealer} (M1)"
-        melds = melds_of(list(hora["melds"]))
-        claims = hora["claims"]
-        if len(claims) != len(melds):
-            return f"{len(claims)} claims for {len(melds)} melds"
-        mcr_melds = [McrMeld(type=m.type.value, tile=m.tile,
-                             claimed=Tile.parse(c["claimed"]) if c["claimed"] is not None else None,
-                             offer=c["offer"]) for m, c in zip(melds, claims, strict=True)]
-        sit = McrSituation(self_drawn=bool(self_drawn), fourth_tile=hora["fourth_tile"],
-                           about_kong=hora["about_kong"], wall_last=hora["wall_last"], seat_wind=hora["seat_wind"],
-                           prevalent_wind=hora["prevalent_wind"], flowers=hora["flowers"])
-        r = score_mcr(parse_tiles("".join(hora["hand"])), Tile.parse(hora["pai"]), mcr_melds, sit,
-                      min_fan=rules.min_fan)
-    except (TileError, KeyError, TypeError, ValueError) as e:
-        return f"the winning hand cannot be scored: {e}"
-    problems = []
-    if not r.win:
-        problems.append(f"it is not a win of {rules.min_fan} fan (M2): {r.fan} fan")
-    if r.fan != hora.get("fan"):
-        problems.append(f"fan {r.fan}, recorded {hora.get('fan')}")
-    if fan_list(r) != hora.get("fans"):
-        problems.append(f"fans {fan_list(r)}, recorded {hora.get('fans')}")
-    if [f.code for f in r.fans] != hora.get("elements"):
-        problems.append(f"elements {[f.code for f in r.fans]}, recorded {hora.get('elements')}")
-    if r.names != hora.get("name"):
-        problems.append(f"name {r.names}, recorded {hora.get('name')}")
-    if hora.get("total") != r.total or r.total != r.fan + hora["flowers"]:
-        problems.append(f"total {r.total} (fan {r.fan} + flowers {hora['flowers']}), recorded {hora.get('total')} (M3)")
-    return "re-scoring the win gives " + "; ".join(problems) if problems else None
+    problem: str | None = records_of(rules.family).check_hora(hora, indicator, rules, dealer, indicator_visible)
+    return problem
 
 
 def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = None, *,
-                    family: str = DEFAULT_FAMILY) -> str | None:
+                    family: str | None = None) -> str | None:
     """R8 (B6 likewise): payments are transfers between seats summing to zero, each with a reason of
     the family's (:data:`FAMILY_PAYMENT_REASONS`) and none of 0, ``deltas`` are their per-seat sums,
-    ``scores`` are the scores before plus ``deltas``; a problem in words, or None."""
-    reasons = FAMILY_PAYMENT_REASONS.get(family, PAYMENT_REASONS)
-    section = _SETTLEMENT_SECTION.get(family, "R8")
+    ``scores`` are the scores before plus ``deltas``; a problem in words, or None.  ``family``: the
+    registry's default family when None; a family records do not know settles as that one."""
+    if family is None:
+        family = _default_family()
+    try:
+        rec = records_of(family)
+    except RecordError:
+        rec = records_of(_default_family())
+    reasons, section = rec.PAYMENT_REASONS, rec.SETTLEMENT_SECTION
     net = [0, 0, 0, 0]
     for i, p in enumerate(ev.get("payments") or []):
         try:
@@ -728,23 +574,6 @@ def check_end_kyoku(ev: dict[str, Any], scores_before: Sequence[int] | None = No
         return f"deltas {deltas} are not the per-seat sums of the payments {net}"
     if scores_before is not None and ev.get("scores") != [a + b for a, b in zip(scores_before, net)]:
         return f"scores {ev.get('scores')} are not the scores before {list(scores_before)} plus the deltas {net}"
-    return None
-
-
-def _flat_hand_problem(hora: dict[str, Any], hand: Sequence[dict[str, Any]], dealer: int) -> str | None:
-    """天和 / 地和 (B5) need the first turn of an untouched hand: ``hand`` is the hand's events from
-    its start_kyoku up to the win.  (混杠's four wilds are checked by the scorer.)"""
-    codes = hora.get("elements") or ()
-    actor = hora.get("actor")
-    before = hand[1:]
-    if "TIANHE" in codes and before:
-        return f"天和 (TIANHE) is the dealer's win on the dealt 14 tiles, but {_brief(before[0])} came first (B5)"
-    if "DIHE" in codes:
-        if any(e.get("type") in ("chi", "pon", "daiminkan", "ankan", "kakan") for e in before):
-            return "地和 (DIHE) comes before any claim or kong, but the hand has one (B5)"
-        own = [e.get("type") for e in before if e.get("actor") == actor]
-        if own != ["tsumo"] or actor == dealer:
-            return "地和 (DIHE) is a non-dealer's win on their first draw, before any discard of theirs (B5)"
     return None
 
 
@@ -812,7 +641,7 @@ def _as_recorded(got: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any]:
     rule families existed have no ``family`` in ``start_game.rules`` (they are all Tianjin)."""
     if got.get("type") == "start_game" and exp.get("type") == "start_game":
         rules = exp.get("rules")
-        if isinstance(rules, dict) and "family" not in rules and got["rules"].get("family") == "tianjin":
+        if isinstance(rules, dict) and "family" not in rules and got["rules"].get("family") == _default_family():
             return {**got, "rules": {k: v for k, v in got["rules"].items() if k != "family"}}
     return got
 
@@ -937,6 +766,7 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
                                          f"families are {', '.join(FAMILY_EVENT_FIELDS)}")
 
     family = rules.family
+    own = records_of(family)
     kyoku: dict[str, Any] | None = None
     kyoku_at = 0  # the index of the hand's start_kyoku
     replaced = False  # a replacement draw this hand: Beijing's face-up 混坯 has been drawn (B2)
@@ -967,8 +797,8 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
                 assert kyoku is not None
                 problem = check_hora(got, kyoku.get("dora_marker"), rules, dealer=kyoku["dealer"],
                                      indicator_visible=not replaced)
-                if problem is None and family == "beijing":
-                    problem = _flat_hand_problem(got, rec[kyoku_at:i], kyoku["dealer"])
+                if problem is None:
+                    problem = own.hand_problem(got, rec[kyoku_at:i], kyoku["dealer"])
                 res.wins += 1
             elif t == "end_kyoku":
                 assert kyoku is not None
@@ -1009,236 +839,12 @@ def replay(events: Sequence[dict[str, Any]], *, walls: list[tuple[list[int], Dic
     return res
 
 
-# ---- the move list ------------------------------------------------------------------------
 
-
-def _tile_or_flower(text: str) -> Tile:
-    return Flower.parse(text) if isinstance(text, str) and text.endswith("f") else Tile.parse(text)
-
-
-def _tiles(names: Iterable[str]) -> str:
-    try:
-        return format_tiles([_tile_or_flower(t) for t in names], sort=True)
-    except (TileError, TypeError):
-        return " ".join(map(str, names))
-
-
-def _rules_text(d: dict[str, Any]) -> str:
-    """The preset of the family and the options that differ from it; a family other than Tianjin
-    is named: ``beijing_a [北京麻将 Beijing mahjong] (base=2)``."""
-    raw = d.get("family")
-    family = raw if isinstance(raw, str) and raw in FAMILIES else None
-    preset = d.get("preset", FAMILIES[family].default_preset if family else "classic")
-    base = PRESETS[preset].to_dict() if preset in PRESETS else {}
-    diff = [f"{k}={_json_text(v)}" for k, v in d.items() if k != "preset" and base.get(k, ...) != v]
-    name = str(preset)
-    if family is not None and family != DEFAULT_FAMILY:
-        from .families import get as get_family
-
-        f = get_family(family)
-        name += f" [{f.chinese} {f.english}]"
-    return name + (f" ({', '.join(diff)})" if diff else "")
-
-
-def _signed(n: int) -> str:
-    return f"{n:+d}" if n else "0"
-
-
-def _scores(values: Sequence[int], signed: bool = False) -> str:
-    return "  ".join(f"{SEAT_WINDS[s]} {_signed(v) if signed else v}" for s, v in enumerate(values))
-
+# ---- the move list (tjmj.record_text) -----------------------------------------------------
 
 def show(events: Sequence[dict[str, Any]]) -> list[str]:
-    """A readable move-by-move text of a match; ``[n]`` is the event's index (as replay reports it).
-    Tianjin's and Beijing's own events read in their family's words (坐庄/拉庄, 铲, 金杠; chi,
-    点炮, 抢杠, 混儿悠, 混杠, 烧庄, 上楼)."""
-    out: list[str] = []
-    names = ["?"] * 4
-    family = DEFAULT_FAMILY
-    dealer = 0
-    i = 0
-    while i < len(events):
-        ev = events[i]
-        t = ev.get("type")
-        tag = f"[{i}]"
-        who = _seat(ev.get("actor"))
-        if t == "start_game":
-            names = list(ev.get("names", names))
-            rules = ev.get("rules", {})
-            family = rules.get("family", DEFAULT_FAMILY) if isinstance(rules, dict) else DEFAULT_FAMILY
-            seats = ", ".join(f"{SEAT_WINDS[s]} {_SEAT_CN[s]} {n}" for s, n in enumerate(names))
-            out.append(f"{tag} match: seed {ev.get('seed')}, rules {_rules_text(rules if isinstance(rules, dict) else {})}")
-            out.append(f"    seats: {seats}")
-        elif t == "start_kyoku":
-            d = dealer = ev["dealer"]
-            dice = ev.get("dice", {})
-            head = f"{tag} hand {ev['hand'] + 1} (round {ev['round'] + 1}): dealer {SEAT_WINDS[d]} {names[d]}"
-            if "sit" in ev or "pulls" in ev:  # Tianjin's choices (R7)
-                pulls = [f"{SEAT_WINDS[s]} ×{n}" for s, n in enumerate(ev.get("pulls", [])) if n]
-                head += (f", {'sat (坐庄)' if ev.get('sit') else 'did not sit'}; "
-                         f"pulls (拉庄): {', '.join(pulls) or 'none'}")
-            if ev.get("upstairs"):
-                head += "; 上楼 (upstairs): every payment doubled after a drawn hand (B6)"
-            if "resume" in ev:
-                head += f"; dealt again after a restart (resume {ev['resume']}), from a fresh wall"
-            out.append("")
-            out.append(head)
-            first, second = dice.get("first", []), dice.get("second", [])
-            line = (f"    dice: {SEAT_WINDS[d]} rolled {'+'.join(map(str, first))}, "
-                    f"{_seat(dice.get('second_roller'))} rolled {'+'.join(map(str, second))}; "
-                    f"wall broken at {_seat(ev.get('wall_break', {}).get('seat'))}'s wall")
-            if dice.get("indicator"):
-                line += f"; {SEAT_WINDS[(d + 2) % 4]} rolled {'+'.join(map(str, dice['indicator']))} for the indicator"
-            out.append(line)
-            wilds = " ".join(ev.get("wilds", []))
-            if family == "mcr":
-                pw = ev.get("prevalent_wind")
-                wild_text = (f"prevalent wind (圈风) {SEAT_WINDS[pw]} {_SEAT_CN[pw]}" if isinstance(pw, int) and 0 <= pw < 4
-                             else "prevalent wind ?")
-            elif family == "beijing":
-                marker = ev.get("dora_marker")
-                wild_text = (f"混坯 (indicator) {marker}, wild (混儿) {wilds}" if marker is not None
-                             else "no wilds (混儿)")
-            else:
-                wild_text = f"indicator {ev.get('dora_marker')}, wilds (混儿) {wilds}"
-            out.append(f"    {wild_text}; scores {_scores(ev.get('scores', [0] * 4))}")
-            for s, hand in enumerate(ev.get("tehais", [])):
-                out.append(f"    {SEAT_WINDS[s]} dealt {_tiles(hand)}")
-        elif t == "tsumo":
-            src = "from the tail (补牌)" if ev.get("replacement") else ""
-            if src and i > 0 and events[i - 1].get("type") == "flower":
-                src = "from the tail for the flower (补花)"
-            text = f"{tag} {who} draws {ev.get('pai')}" + (f" {src}" if src else "")
-            nx = events[i + 1] if i + 1 < len(events) else None
-            if nx is not None and nx.get("type") == "dahai" and nx.get("actor") == ev.get("actor"):
-                text += f", {_discard_text(nx, family)}"  # the usual draw-discard pair on one line
-                i += 1
-            out.append(text)
-        elif t == "dahai":
-            out.append(f"{tag} {who} {_discard_text(ev, family)}")
-        elif t == "flower":
-            out.append(f"{tag} {who} lays aside the flower {ev.get('pai')} and draws its replacement (补花, M1)")
-        elif t == "chi":
-            seq = _tiles([str(ev.get("pai")), *ev.get("consumed", [])])
-            out.append(f"{tag} {who} chis {ev.get('pai')} from {_seat(ev.get('target'))} (吃): {seq}")
-        elif t == "pon":
-            out.append(f"{tag} {who} pons {ev.get('pai')} from {_seat(ev.get('target'))} (碰)")
-        elif t == "daiminkan":
-            out.append(f"{tag} {who} kongs {ev.get('pai')} from {_seat(ev.get('target'))} (明杠)")
-        elif t == "ankan":
-            tile = (ev.get("consumed") or ["?"])[0]
-            kind = "gold kong (金杠)" if ev.get("gold") else "concealed kong (暗杠)"
-            out.append(f"{tag} {who} declares a {kind} of {tile}")
-        elif t == "kakan":
-            out.append(f"{tag} {who} adds {ev.get('pai')} to the pon (加杠)")
-        elif t == "chan":
-            out.append(f"{tag} 铲: the dealer's first discard {ev.get('pai')} was followed by each other seat (R7)")
-        elif t == "shaozhuang":
-            rounds = ev.get("rounds")
-            again = f", round {rounds}" if rounds != 1 else ""
-            out.append(f"{tag} 烧庄{again}: the dealer {who}'s first discard {ev.get('pai')} was followed by each "
-                       "other seat; the dealer pays each other seat at the end of the hand unless it is drawn (B6)")
-        elif t == "hora":
-            if family == "mcr":
-                fans = ", ".join(f"{f.get('name')} {f.get('fan')}" + (f"×{f.get('count')}" if f.get("count", 1) != 1 else "")
-                                 for f in ev.get("fans", []) if isinstance(f, dict))
-                flowers = f" + {ev.get('flowers')} flowers" if ev.get("flowers") else ""
-                out.append(f"{tag} {who} WINS on {ev.get('pai')} ({_mcr_how(ev)}): {ev.get('fan')} fan{flowers} "
-                           f"= {ev.get('total')} [{fans}]")
-            elif family == "beijing" or "value" in ev:
-                out.append(f"{tag} {who} WINS on {ev.get('pai')} ({_beijing_how(ev, dealer)}): {ev.get('name')}, "
-                           f"value {ev.get('value')} [{' '.join(ev.get('elements', []))}]")
-            else:
-                how = []
-                if ev.get("tianhu"):
-                    how.append("天胡")
-                if ev.get("kong_draw"):
-                    how.append("on a kong replacement")
-                out.append(f"{tag} {who} WINS on {ev.get('pai')}{' (' + ', '.join(how) + ')' if how else ''}: "
-                           f"{ev.get('name')}, {ev.get('fan')} fan [{' '.join(ev.get('elements', []))}]")
-            melds = " ".join(ev.get("melds", []))
-            out.append(f"    hand {_tiles(ev.get('hand', []))} + {ev.get('pai')}" + (f"  melds {melds}" if melds else ""))
-        elif t == "ryukyoku":
-            drawn = f"{tag} drawn hand: {ev.get('reason')} (荒牌)"
-            if family == "beijing":
-                drawn += "; no 烧庄 is paid (B6)"
-            out.append(drawn)
-        elif t == "end_kyoku":
-            pays = ev.get("payments", [])
-            if pays:
-                out.append(f"{tag} payments:")
-                for p in pays:
-                    out.append(f"    {_seat(p.get('payer'))} → {_seat(p.get('payee'))} {p.get('amount')} "
-                               f"({p.get('reason')})")
-            else:
-                out.append(f"{tag} no payments")
-            out.append(f"    deltas {_scores(ev.get('deltas', []), signed=True)}; "
-                       f"scores {_scores(ev.get('scores', []))}")
-        elif t == "end_game":
-            out.append("")
-            out.append(f"{tag} end of the match: "
-                       + ", ".join(f"{SEAT_WINDS[s]} {names[s]} {v}" for s, v in enumerate(ev.get("scores", []))))
-        else:
-            out.append(f"{tag} {_json_text(ev, 200)}")
-        i += 1
-    return out
+    """A readable move-by-move text of a match (:func:`tjmj.record_text.show`); ``[n]`` is the
+    event's index (as replay reports it)."""
+    from .record_text import show as move_list  # on use: record_text imports this module
 
-
-def _mcr_how(ev: dict[str, Any]) -> str:
-    """How an MCR win came (M2, M3): on whose discard, 抢杠和, 自摸, and the table's part of it."""
-    target = _seat(ev.get("target"))
-    if ev.get("rob_kong"):
-        how = [f"robbing {target}'s added kong (抢杠和)"]
-    elif not ev.get("self_drawn"):
-        how = [f"on {target}'s discard"]
-    else:
-        how = ["self-drawn (自摸)"]
-    if ev.get("about_kong") and not ev.get("rob_kong"):
-        how.append("on a kong replacement (杠上开花)")
-    if ev.get("wall_last"):
-        how.append("the last tile (妙手回春)" if ev.get("self_drawn") else "the last discard (海底捞月)")
-    if ev.get("fourth_tile"):
-        how.append("the last copy (和绝张)")
-    return ", ".join(how)
-
-
-def _beijing_how(ev: dict[str, Any], dealer: int) -> str:
-    """How a Beijing win came (B2, B3, B5): 点炮 from whom, 抢杠, 自摸 and its kinds, 混儿悠, 混杠."""
-    codes = ev.get("elements") or ()
-    target = _seat(ev.get("target"))
-    if ev.get("rob_kong"):
-        how = [f"robbing {target}'s kong (抢杠), {target} pays"]
-    elif not ev.get("self_drawn"):
-        how = [f"on {target}'s discard (点炮 by {target})"]
-    elif "HUNGANG" in codes:
-        how = ["混杠 declared: the four wilds"]
-    else:
-        how = ["self-drawn (自摸)"]
-    if ev.get("hunyou"):
-        how.append("混儿悠 succeeded")
-    if ev.get("kong_draw"):
-        how.append("on a kong replacement (杠上开花)")
-    if ev.get("last_tile"):
-        how.append("the last tile (海底)")
-    if "TIANHE" in codes:
-        how.append("天和")
-    if "DIHE" in codes:
-        how.append("地和")
-    if ev.get("actor") == dealer:
-        how.append("the dealer (庄)")
-    return ", ".join(how)
-
-
-def _discard_text(ev: dict[str, Any], family: str = DEFAULT_FAMILY) -> str:
-    """``discards 7m (the drawn tile)``; Beijing's 混儿悠 and wilds (B2, B3), Tianjin's 小相公 (R2)."""
-    text = f"discards {ev.get('pai')}"
-    if ev.get("hunyou"):
-        text = f"declares 混儿悠 (hunyou): discards {ev.get('pai')} and waits on any tile"
-    if ev.get("tsumogiri"):
-        text += " (the drawn tile)"
-    if ev.get("wild"):
-        if family == "beijing":
-            text += " — a wild (混儿), discarded without penalty (B2)"
-        else:
-            text += " — a wild: 小相公, no more wins this hand (R2)"
-    return text
+    return move_list(events)

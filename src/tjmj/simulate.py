@@ -17,6 +17,18 @@ Determinism: match *i* has seed ``match_seed(seed, i)`` and each player's bot it
 ``random.Random`` derived from that, so a given (seed, rules, bots, size) gives the same
 records and summary with any number of workers (matches run in a process pool and are merged
 in index order).
+
+What a family counts of its own: its ``records`` part (:mod:`tjmj.family`) defines
+
+* ``summary_win(summary, hora) -> int``: count the win's own figures on the :class:`Summary`
+  (天胡; how it came, 混儿悠, elements; fan and flowers, fans) and return its worth (fan or value)
+  for the combination's mean;
+* ``summary_hand_end(summary, end_kyoku)``: count what the settlement shows (烧庄 paid), or nothing;
+* ``summary_dict(summary) -> dict``: :meth:`Summary.to_dict` (the common keys are
+  :meth:`Summary.common_dict`); ``KONG_TYPES``: the kinds of kong it shows;
+* for ``tjmj simulate``'s table: ``summary_rows(d, hands)`` (its rows of figures),
+  ``show_summary(console, d)`` (its table after the bots'), and ``HELP_LABEL`` (how ``--rules``'s
+  help names it after its presets).
 """
 
 from __future__ import annotations
@@ -33,19 +45,19 @@ from typing import IO, Any
 
 import orjson
 
+from . import families
 from .bots import Bot, bot_name, make_bot, split_bot_names
 from .families import match_type
 from .game import Match
-from .rules import CLASSIC, Rules
+from .rules import Rules
 from .wall import SEATS
 
-__all__ = ["simulate", "Summary", "match_seed", "play_match", "output_file_problem", "HANDS_PER_MATCH", "KONG_TYPES",
-           "BEIJING_KONG_TYPES", "MCR_KONG_TYPES"]
+__all__ = ["simulate", "Summary", "match_seed", "play_match", "output_file_problem", "HANDS_PER_MATCH", "KONG_TYPES"]
 
 HANDS_PER_MATCH = 50  # --hands: hands per match (R9 match_hands)
-KONG_TYPES = ("daiminkan", "ankan", "gold_ankan", "kakan")  # 明杠, 暗杠, 金杠, 加杠 (R4, R6)
-BEIJING_KONG_TYPES = ("daiminkan", "ankan", "kakan")  # Beijing has no 金杠: four wilds are 混杠 (B2)
-MCR_KONG_TYPES = BEIJING_KONG_TYPES  # MCR has no wilds (M1)
+# every kind of kong a summary counts: 明杠, 暗杠, 金杠, 加杠 (R4, R6); a family shows those it has
+# (its ``records.KONG_TYPES``)
+KONG_TYPES = ("daiminkan", "ankan", "gold_ankan", "kakan")
 _MAX_STEPS_PER_HAND = 10_000  # far above any real hand: a stuck engine fails loudly instead of hanging
 
 
@@ -114,7 +126,7 @@ class Summary:
     sits: int = 0
     pulls: int = 0
     seconds: float = 0.0
-    family: str = "tianjin"
+    family: str = field(default_factory=lambda: families.default().name)
     # Beijing (docs/rules/BEIJING.md)
     chis: int = 0  # 吃 (B3)
     self_drawn: int = 0  # wins by self-draw (replacement draws and 混儿悠 included)
@@ -139,6 +151,7 @@ class Summary:
         """Count one complete match from its events (start_game … end_game)."""
         seating: list[int] = list(range(SEATS))
         self.matches += 1
+        own = families.get(self.family).records
         for ev in events:
             t = ev["type"]
             if t == "tsumo":
@@ -156,40 +169,7 @@ class Summary:
                 self.wins_by_player[player] += 1
                 name = bots_by_player[player]
                 self.wins_by_bot[name] = self.wins_by_bot.get(name, 0) + 1
-                if self.family == "mcr":  # fan without and with flowers, and the fans (M3)
-                    worth = ev["fan"]
-                    self.fan_sum += worth
-                    self.flower_sum += ev["flowers"]
-                    if ev["rob_kong"]:
-                        self.rob_kong_wins += 1
-                    elif ev["self_drawn"]:
-                        self.self_drawn += 1
-                    else:
-                        self.discard_wins += 1
-                    for f in ev["fans"]:
-                        e = self.elements.setdefault(f["code"], [0, 0])
-                        e[0] += 1
-                        e[1] += f["fan"] * f["count"]
-                elif "value" in ev:  # Beijing: a value (B5), and wins on a discard or a robbed kong (B3)
-                    worth = ev["value"]
-                    if ev["rob_kong"]:
-                        self.rob_kong_wins += 1
-                    elif ev["self_drawn"]:
-                        self.self_drawn += 1
-                    else:
-                        self.discard_wins += 1
-                    if ev.get("hunyou"):
-                        self.hunyou_won += 1
-                    for code in ev["elements"]:
-                        e = self.elements.setdefault(code, [0, 0])
-                        e[0] += 1
-                        e[1] += worth
-                    if ev["elements"] == ["HUNGANG"]:
-                        self.hungang += 1
-                else:
-                    worth = ev["fan"]
-                    if ev.get("tianhu"):
-                        self.tianhu += 1
+                worth = own.summary_win(self, ev)  # the family's own figures of the win
                 c = self.combinations.setdefault(ev["name"], [0, 0])
                 c[0] += 1
                 c[1] += worth
@@ -211,8 +191,7 @@ class Summary:
                 self.shaozhuang += 1
             elif t == "end_kyoku":
                 self.hands += 1
-                if self.family == "beijing" and any(p["reason"] == "shaozhuang" for p in ev["payments"]):
-                    self.shaozhuang_paid += 1
+                own.summary_hand_end(self, ev)
             elif t == "start_kyoku":
                 if "sit" in ev:
                     self.sits += bool(ev["sit"])
@@ -222,7 +201,9 @@ class Summary:
             elif t == "start_game":
                 seating = list(ev["seating"])
                 rules = ev.get("rules")
-                self.family = rules.get("family", "tianjin") if isinstance(rules, dict) else "tianjin"
+                default = families.default().name
+                self.family = rules.get("family", default) if isinstance(rules, dict) else default
+                own = families.get(self.family).records
             elif t == "end_game":
                 for seat, pts in enumerate(ev["scores"]):
                     player = seating[seat]
@@ -269,32 +250,11 @@ class Summary:
         MCR adds ``family``, the wins by how they were won, ``mean_fan`` (without flowers, M2),
         ``mean_flowers`` and ``mean_total`` (with them), ``fans`` (M3: per fan its name and value,
         the wins holding it, their share and its mean fan in them), ``chis`` and ``pons``."""
-        if self.family == "beijing":
-            return self._beijing_dict()
-        if self.family == "mcr":
-            return self._mcr_dict()
-        hands = self.hands or 1
-        wins = self.wins or 1
-        combos = sorted(self.combinations.items(), key=lambda kv: (-kv[1][0], kv[0]))
-        return {
-            **self._common(),
-            "tianhu": self.tianhu,
-            "combinations": {
-                name: {"count": n, "frequency": n / wins, "mean_fan": fan / n} for name, (n, fan) in combos
-            },
-            "mean_fan": sum(f for _, f in self.combinations.values()) / wins,
-            "chan": self.chan,
-            "kongs": dict(self.kongs),
-            "pons": self.pons,
-            "wild_discards": self.wild_discards,
-            "sits": self.sits,
-            "pulls": self.pulls,
-            "mean_turns": self.discards / hands,
-            "seconds": self.seconds,
-            "hands_per_s": self.hands_per_s,
-        }
+        d: dict[str, Any] = families.get(self.family).records.summary_dict(self)
+        return d
 
-    def _common(self) -> dict[str, Any]:
+    def common_dict(self) -> dict[str, Any]:
+        """The keys of :meth:`to_dict` every family has, in their order."""
         hands = self.hands or 1
         names = list(dict.fromkeys(self.bots))  # per-bot figures in the order the bots were given
         return {
@@ -311,75 +271,6 @@ class Summary:
             "points_by_player": list(self.points_by_player),
             "points_by_bot": {n: self.points_by_bot.get(n, 0) for n in names},
         }
-
-    def _beijing_dict(self) -> dict[str, Any]:
-        from .families.beijing.elements import ELEMENTS
-
-        hands = self.hands or 1
-        wins = self.wins or 1
-        combos = sorted(self.combinations.items(), key=lambda kv: (-kv[1][0], kv[0]))
-        order = [e.code for e in ELEMENTS]
-        elements = sorted(self.elements.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order))
-        return {
-            "family": "beijing",
-            **self._common(),
-            "self_drawn": self.self_drawn,
-            "discard_wins": self.discard_wins,
-            "rob_kong_wins": self.rob_kong_wins,
-            "mean_value": sum(v for _, v in self.combinations.values()) / wins,
-            "elements": {
-                code: {"count": n, "frequency": n / wins, "mean_value": v / n} for code, (n, v) in elements
-            },
-            "combinations": {
-                name: {"count": n, "frequency": n / wins, "mean_value": v / n} for name, (n, v) in combos
-            },
-            "kongs": {k: self.kongs.get(k, 0) for k in BEIJING_KONG_TYPES},
-            "chis": self.chis,
-            "pons": self.pons,
-            "shaozhuang": self.shaozhuang,
-            "shaozhuang_paid": self.shaozhuang_paid,
-            "upstairs": self.upstairs,
-            "hunyou_declared": self.hunyou_declared,
-            "hunyou_won": self.hunyou_won,
-            "hungang": self.hungang,
-            "mean_turns": self.discards / hands,
-            "seconds": self.seconds,
-            "hands_per_s": self.hands_per_s,
-        }
-
-    def _mcr_dict(self) -> dict[str, Any]:
-        hands = self.hands or 1
-        wins = self.wins or 1
-        return {
-            "family": "mcr",
-            **self._common(),
-            "self_drawn": self.self_drawn,
-            "discard_wins": self.discard_wins,
-            "rob_kong_wins": self.rob_kong_wins,
-            "mean_fan": self.fan_sum / wins,
-            "mean_flowers": self.flower_sum / wins,
-            "mean_total": (self.fan_sum + self.flower_sum) / wins,
-            "fans": _mcr_fans(self.elements, wins),
-            "kongs": {k: self.kongs.get(k, 0) for k in MCR_KONG_TYPES},
-            "chis": self.chis,
-            "pons": self.pons,
-            "mean_turns": self.discards / hands,
-            "seconds": self.seconds,
-            "hands_per_s": self.hands_per_s,
-        }
-
-
-def _mcr_fans(elements: dict[str, list[int]], wins: int) -> dict[str, dict[str, Any]]:
-    """Per fan code (commonest first): its Chinese name and value, the wins holding it, their share
-    of the wins and the mean fan it brought to them (its value × times counted)."""
-    from .families.mcr.fans import FAN_BY_CODE
-
-    out: dict[str, dict[str, Any]] = {}
-    for code, (n, fan) in sorted(elements.items(), key=lambda kv: (-kv[1][0], kv[0])):
-        f = FAN_BY_CODE.get(code)
-        out[code] = {"name": f.chinese if f is not None else code, "value": f.value if f is not None else None,
-                     "count": n, "frequency": n / wins, "mean_fan": fan / n}
-    return out
 
 
 def play_match(rules: Rules, seed: int, bots: Sequence[str]) -> Match:
@@ -479,7 +370,7 @@ def simulate(
     hands: int | None = None,
     matches: int | None = None,
     seed: int = 0,
-    rules: Rules = CLASSIC,
+    rules: Rules | None = None,
     bots: str | Sequence[str] = ("baseline",) * SEATS,
     out: str | os.PathLike[str] | IO[bytes] | None = None,
     workers: int = 1,
@@ -494,8 +385,11 @@ def simulate(
     in index order (each from ``start_game`` to ``end_game``).  ``progress(done, total)`` is
     called after each match, counting hands with ``hands=`` and matches with ``matches=``.
     ``ray``: run the matches on the Ray cluster at this address ("": a local one) instead of
-    ``workers`` processes (:mod:`tjmj.ray_runner`); the records are the same.
+    ``workers`` processes (:mod:`tjmj.ray_runner`); the records are the same.  ``rules``: the
+    default family's default preset when None.
     """
+    if rules is None:
+        rules = families.default().default_rules
     if (hands is None) == (matches is None):
         raise ValueError("give exactly one of hands= or matches=")
     size = hands if hands is not None else matches

@@ -20,6 +20,11 @@ player sat in (:meth:`tjmj.web.store.Store.player_matches`, oldest first, each w
 * ``score`` (``total`` and ``mean`` of the final scores), ``placements`` (how often 1st..4th; a tie
   shares the better place) and ``timeline``: the score after each match and the running total.
 
+What a family shows of its own: its ``records`` part (:mod:`tjmj.family`) defines ``POINTS`` (the
+field a win's worth is in: ``fan`` or ``value``), ``element_names()`` (element or fan code ->
+(Chinese, English)) and ``player_figures(family_stats)`` (its own keys of the figures: Tianjin's
+``chan`` and ``sit_pull``; none elsewhere).
+
 A player is a person's seat: bots are not players here.  A name picks every person's seat of that
 name; a name and a player id only the seats of that id (docs/web.md).  A match in which the name
 held two seats counts twice (each seat is a participation).
@@ -32,9 +37,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from . import families
+
 __all__ = [
     "EVENT_TYPES",
-    "FAMILIES",
     "FamilyStats",
     "PlayerNotFound",
     "all_players",
@@ -44,20 +50,22 @@ __all__ = [
     "seats_of",
 ]
 
-FAMILIES = ("tianjin", "beijing", "mcr")
 # the event types the figures come from: the store reads only these (a record is mostly draws and discards)
 EVENT_TYPES = ("start_kyoku", "chan", "ankan", "daiminkan", "kakan", "hora", "end_kyoku", "end_game")
-POINTS = {"tianjin": "fan", "beijing": "value", "mcr": "fan"}
 
 
 class PlayerNotFound(LookupError):
     """No finished match of that player (name, and id when given)."""
 
 
+def _family_names() -> list[str]:
+    return [f.name for f in families.all_families()]
+
+
 def family_of(match: dict[str, Any]) -> str:
-    """The match's rule family; records from before families are Tianjin's."""
+    """The match's rule family; records from before families are the default family's (Tianjin's)."""
     family = (match.get("rules") or {}).get("family")
-    return family if family in FAMILIES else "tianjin"
+    return family if family in _family_names() else families.default().name
 
 
 def seats_of(match: dict[str, Any], name: str, player_id: str | None = None) -> list[int]:
@@ -65,24 +73,6 @@ def seats_of(match: dict[str, Any], name: str, player_id: str | None = None) -> 
     return [p["seat"] for p in match.get("players") or []
             if p.get("kind") == "human" and p.get("name") == name
             and (player_id is None or p.get("player_id") == player_id)]
-
-
-def _names(family: str) -> dict[str, tuple[str, str]]:
-    """Element (or fan) code -> (Chinese, English) for the family, from its element tables."""
-    table: dict[str, Any]
-    if family == "mcr":
-        from .families.mcr.fans import FAN_BY_CODE
-
-        table = dict(FAN_BY_CODE)
-    elif family == "beijing":
-        from .families.beijing.elements import ELEMENT_BY_CODE as BEIJING
-
-        table = dict(BEIJING)
-    else:
-        from .families.tianjin.elements import ELEMENT_BY_CODE
-
-        table = dict(ELEMENT_BY_CODE)
-    return {code: (e.chinese, e.english) for code, e in table.items()}
 
 
 def _rate(n: int, d: int, digits: int = 4) -> float | None:
@@ -114,6 +104,12 @@ class FamilyStats:
     total: int = 0
     placements: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     timeline: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def _points(self) -> str:
+        """The field a win's worth is in (the family's ``records.POINTS``: fan or value)."""
+        points: str = families.get(self.family).records.POINTS
+        return points
 
     def add(self, match: dict[str, Any], seat: int) -> None:
         """Count one match from the player's seat ``seat``."""
@@ -157,7 +153,7 @@ class FamilyStats:
         if actor == seat:
             self.wins += 1
             self.self_drawn += self_drawn
-            self.points += int(e.get(POINTS[self.family]) or 0)
+            self.points += int(e.get(self._points) or 0)
             self.elements.update(set(e.get("elements") or []))  # once per win (MCR's flowers: ×n once)
         elif target == seat and not self_drawn and not e.get("rob_kong"):
             self.deal_ins += 1
@@ -181,7 +177,8 @@ class FamilyStats:
             self.pulled_net += delta
 
     def to_dict(self) -> dict[str, Any]:
-        names = _names(self.family)
+        own = families.get(self.family).records
+        names: dict[str, tuple[str, str]] = own.element_names()
         elements = [{"code": code, "chinese": names.get(code, (code, code))[0],
                      "english": names.get(code, (code, code))[1], "count": n, "rate": _rate(n, self.wins)}
                     for code, n in sorted(self.elements.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -193,16 +190,13 @@ class FamilyStats:
             "win_rate": _rate(self.wins, self.hands),
             "self_drawn": self.self_drawn,
             "deal_ins": self.deal_ins,
-            "points": POINTS[self.family],
+            "points": own.POINTS,
             "mean_points": _rate(self.points, self.wins, 2),
             "elements": elements,
             "kongs": {k: self.kongs[k] for k in ("ankan", "gold", "daiminkan", "kakan")}
             | {"total": self.kongs["ankan"] + self.kongs["daiminkan"] + self.kongs["kakan"]},
         }
-        if self.family == "tianjin":
-            out["chan"] = {"paid": self.chan_paid, "received": self.chan_received, "net": self.chan_net}
-            out["sit_pull"] = {"dealer_hands": self.dealer_hands, "sat": self.sat, "sat_net": self.sat_net,
-                               "pulled": self.pulled, "pulls": self.pulls, "pulled_net": self.pulled_net}
+        out.update(own.player_figures(self))  # the family's own figures (Tianjin's 铲 and 坐庄/拉庄)
         out["score"] = {"total": self.total, "mean": _rate(self.total, self.matches, 2)}
         out["placements"] = list(self.placements)
         out["timeline"] = list(self.timeline)
@@ -224,7 +218,7 @@ def player_stats(matches: Iterable[dict[str, Any]], name: str, player_id: str | 
     if not per:
         who = f"{name!r}" + (" with that id" if player_id is not None else "")
         raise PlayerNotFound(f"no finished matches of player {who}" + (f" in {family}" if family else ""))
-    families = {f: per[f].to_dict() for f in FAMILIES if f in per}
+    by_family = {f: per[f].to_dict() for f in _family_names() if f in per}
     hands = sum(s.hands for s in per.values())
     wins = sum(s.wins for s in per.values())
     return {
@@ -234,7 +228,7 @@ def player_stats(matches: Iterable[dict[str, Any]], name: str, player_id: str | 
         "hands": hands,
         "wins": wins,
         "win_rate": _rate(wins, hands),
-        "families": families,
+        "families": by_family,
     }
 
 

@@ -23,6 +23,15 @@ bots (``cmd:...``) their errors.
 
 Deterministic for a seed whatever ``workers`` is: the matches run in a process pool and are merged
 in order.
+
+What a family counts of its own: its ``records`` part (:mod:`tjmj.family`) defines ``COUNTS`` (the
+per-player counts besides points, wins and kongs: fields of :class:`BotStats`), ``match_win(out,
+seating, hora)`` (count a win into the players' counts; ``wins`` is counted here),
+``DEALER_PAYMENT`` (the payment reason the dealer pays once per hand that is counted, 铲 or 烧庄;
+None: none), ``bot_figures(bot_stats)`` (its keys of :meth:`BotStats.to_dict`), and for ``tjmj
+tournament``'s table ``tournament_columns(results, outside)``, ``tournament_row(result, results,
+outside, errors)`` (the cells after bot, n, pts/hand, CI, win) and ``tournament_legend(results)``.
+A family whose records count chi and pon has ``claims`` among its ``COUNTS``.
 """
 
 from __future__ import annotations
@@ -36,10 +45,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import families
 from .bots import Bot, bot_name, make_bot
 from .bots.external import DEFAULT_TIMEOUT, ERROR_KINDS, ExternalBot, check_command, is_external
 from .game import Match
-from .rules import CLASSIC, Rules
+from .rules import Rules
 from .simulate import match_seed, output_file_problem, play_with
 from .wall import SEATS
 
@@ -122,15 +132,13 @@ def _make(name: str, timeout: float, log: str | None) -> Bot:
     return make_bot(name)
 
 
-# the per-player counts of one match, by family: Tianjin's fan and 铲 (R7), Beijing's value and the
-# rest of what B3–B6 make of a hand (wins by self-draw or on a discard, deals-in, 烧庄, claims, 混儿悠),
-# MCR's fan without and with the flowers (M2, M3), the wins by how they came, deals-in and claims
+# the per-player counts of one match every family has; each adds its own (its records.COUNTS:
+# Tianjin's fan and 铲, Beijing's value, 烧庄, claims, 混儿悠 ..., MCR's fan and flowers ...)
 _COMMON = ("points", "wins", "kongs")
-_FAMILY_COUNTS = {
-    "tianjin": ("fan", "chan"),
-    "beijing": ("value", "self_drawn", "discard_wins", "dealt_in", "shaozhuang", "claims", "hunyou", "hungang"),
-    "mcr": ("fan", "flowers", "self_drawn", "discard_wins", "dealt_in", "claims"),
-}
+
+
+def _default_family() -> str:
+    return families.default().name
 
 
 @dataclass
@@ -151,7 +159,7 @@ class BotStats:
     defaults: int = 0  # decisions taken by the safe default (outside bots)
     errors: Counter[str] = field(default_factory=Counter)
     set_means: list[float] = field(default_factory=list)  # points per hand, one per deal set
-    family: str = "tianjin"
+    family: str = field(default_factory=_default_family)
     value: int = 0  # sum of the value of its wins (Beijing B5)
     self_drawn: int = 0  # its self-drawn wins (a robbed kong included: it scores as one, B3)
     discard_wins: int = 0  # its wins on a discard
@@ -180,32 +188,7 @@ class BotStats:
             "wins": self.wins,
             "win_rate": self.wins / hands,
         }
-        if self.family == "mcr":
-            d.update({
-                "mean_fan": self.fan / self.wins if self.wins else 0.0,
-                "mean_total": (self.fan + self.flowers) / self.wins if self.wins else 0.0,
-                "self_drawn": self.self_drawn,
-                "discard_wins": self.discard_wins,
-                "dealt_in": self.dealt_in,
-                "deal_in_rate": self.dealt_in / hands,
-                "kongs": self.kongs,
-                "claims": self.claims,
-            })
-        elif self.family == "beijing":
-            d.update({
-                "mean_value": self.value / self.wins if self.wins else 0.0,
-                "self_drawn": self.self_drawn,
-                "discard_wins": self.discard_wins,
-                "dealt_in": self.dealt_in,
-                "deal_in_rate": self.dealt_in / hands,
-                "kongs": self.kongs,
-                "claims": self.claims,
-                "shaozhuang": self.shaozhuang,
-                "hunyou": self.hunyou,
-                "hungang": self.hungang,
-            })
-        else:
-            d.update({"mean_fan": self.fan / self.wins if self.wins else 0.0, "kongs": self.kongs, "chan": self.chan})
+        d.update(families.get(self.family).records.bot_figures(self))  # the family's own figures
         d.update({
             "decisions": self.decisions,
             "defaults": self.defaults,
@@ -225,7 +208,7 @@ class Report:
     seed: int
     rules: str
     match_hands: int
-    family: str = "tianjin"
+    family: str = field(default_factory=_default_family)
     deal_sets: int = 0
     hands: int = 0  # hands played, all rotations
     seconds: float = 0.0
@@ -275,37 +258,20 @@ def play(rules: Rules, seed: int, players: Sequence[Bot]) -> Match:
 
 def match_counts(events: Sequence[dict[str, Any]], family: str) -> tuple[int, list[dict[str, int]]]:
     """(hands, per player the counts of :data:`_COMMON` and the family's own) of one match's events."""
+    own = families.get(family).records
     seating: list[int] = list(range(SEATS))
-    keys = _COMMON + _FAMILY_COUNTS.get(family, ())
+    keys = _COMMON + own.COUNTS
+    claims = "claims" in keys  # chi and pon made, where the family counts them
     out = [dict.fromkeys(keys, 0) for _ in range(SEATS)]
     hands = 0
     for ev in events:
         t = ev["type"]
         if t == "hora":
-            c = out[seating[ev["actor"]]]
-            c["wins"] += 1
-            if family == "beijing":
-                c["value"] += ev["value"]
-                if ev["self_drawn"] or ev["rob_kong"]:
-                    c["self_drawn"] += 1
-                else:
-                    c["discard_wins"] += 1
-                    out[seating[ev["target"]]]["dealt_in"] += 1
-                if ev["elements"] == ["HUNGANG"]:
-                    c["hungang"] += 1
-            elif family == "mcr":  # a robbed kong is paid as a discard win (M4): its declarer dealt in
-                c["fan"] += ev["fan"]
-                c["flowers"] += ev["flowers"]
-                if ev["self_drawn"]:
-                    c["self_drawn"] += 1
-                else:
-                    c["discard_wins"] += 1
-                    out[seating[ev["target"]]]["dealt_in"] += 1
-            else:
-                c["fan"] += ev["fan"]
+            out[seating[ev["actor"]]]["wins"] += 1
+            own.match_win(out, seating, ev)
         elif t in ("daiminkan", "ankan", "kakan"):
             out[seating[ev["actor"]]]["kongs"] += 1
-        elif t in ("chi", "pon") and family in ("beijing", "mcr"):
+        elif t in ("chi", "pon") and claims:
             out[seating[ev["actor"]]]["claims"] += 1
         elif t == "dahai" and ev.get("hunyou"):
             out[seating[ev["actor"]]]["hunyou"] += 1
@@ -313,10 +279,11 @@ def match_counts(events: Sequence[dict[str, Any]], family: str) -> tuple[int, li
             hands += 1
             # 铲 (R7) and 烧庄 (B6) paid: their payments, so that one worth 0 (chan_units 0, a 锅牌
             # payer at zero) is not counted, as no payment of 0 is listed; the dealer pays, once per hand
-            reason = "shaozhuang" if family == "beijing" else "chan"
-            payer = next((p["payer"] for p in ev["payments"] if p["reason"] == reason), None)
-            if payer is not None and reason in out[0]:
-                out[seating[payer]][reason] += 1
+            reason = own.DEALER_PAYMENT
+            if reason is not None and reason in out[0]:
+                payer = next((p["payer"] for p in ev["payments"] if p["reason"] == reason), None)
+                if payer is not None:
+                    out[seating[payer]][reason] += 1
         elif t == "end_game":
             for seat, v in enumerate(ev["scores"]):
                 out[seating[seat]]["points"] += v
@@ -380,7 +347,7 @@ def tournament(
     bots: Sequence[str],
     hands: int = 400,
     seed: int = 0,
-    rules: Rules = CLASSIC,
+    rules: Rules | None = None,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
     *,
@@ -397,8 +364,11 @@ def tournament(
     outside bots; ``bot_log``: a file their stderr is appended to (default: discarded).
     ``on_match(set_index, rotation, events)``, if given, gets every match's events, in order.
     ``ray``: play the matches on the Ray cluster at this address ("": a local one) instead of
-    ``workers`` processes (:mod:`tjmj.ray_runner`); the report is the same.
+    ``workers`` processes (:mod:`tjmj.ray_runner`); the report is the same.  ``rules``: the
+    default family's default preset when None.
     """
+    if rules is None:
+        rules = families.default().default_rules
     names = tuple(bot_name(n) for n in bots)  # one spelling of a bot's options
     if len(names) != SEATS:
         raise ValueError(f"bots: give four names, got {len(names)}: {', '.join(names)}")

@@ -21,6 +21,7 @@ from typing import Any
 
 import click
 
+from .. import families
 from ..bots import BOTS, UnknownBot, bot_name, make_bot, split_bot_names
 from ..bots.external import BotStartError
 from ..ray_runner import RayUnavailable
@@ -30,7 +31,13 @@ from ..simulate import simulate as run_simulation
 from ..wall import SEATS
 from .common import CliError, check_output_file, check_outside_bots, parse_overrides
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "preset_help"]
+
+
+def preset_help() -> str:
+    """``--rules``'s help: every family's presets, named as its records part says (``HELP_LABEL``)."""
+    groups = ", ".join(f"{', '.join(f.presets)} ({f.records.HELP_LABEL})" for f in families.all_families())
+    return f"Rule preset (see `tjmj rules`): {groups}."
 
 
 def _overrides(items: Iterable[str]) -> dict[str, Any]:
@@ -60,9 +67,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--hands", type=click.IntRange(min=1), help=f"Play this many hands (matches of {HANDS_PER_MATCH} hands).")
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many full matches (R9 length).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same records.")
-@click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True,
-              help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), "
-                   "mcr (Chinese Official, 国标).")
+@click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default=families.default().default_preset,
+              show_default=True, help=preset_help())
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1, suben=true.")
 @click.option("--bots", default="baseline", show_default=True, metavar="NAMES",
@@ -144,10 +150,8 @@ def _show(s: Summary, rules: Rules, seed: int) -> None:
         ("mean turns (discards per hand)", f"{d['mean_turns']:.1f}"),
         ("time", f"{d['seconds']:.2f} s ({d['hands_per_s']:.0f} hands/s)"),
     ]
-    beijing = s.family == "beijing"
-    mcr = s.family == "mcr"
-    own = _beijing_rows(d, hands) if beijing else _mcr_rows(d) if mcr else _tianjin_rows(d, hands)
-    rows = head + own + tail
+    own = families.get(s.family).records  # the family's own figures (tjmj.simulate's protocol)
+    rows = head + own.summary_rows(d, hands) + tail
     for k, v in rows:
         t.add_row(escape(k), escape(v))
     con.print(t)
@@ -157,86 +161,4 @@ def _show(s: Summary, rules: Rules, seed: int) -> None:
     for name in d["wins_by_bot"]:
         b.add_row(escape(name), str(d["bots"].count(name)), str(d["wins_by_bot"][name]), str(d["points_by_bot"][name]))
     con.print(b)
-    if beijing:
-        _show_elements(con, d)
-    elif mcr:
-        _show_fans(con, d)
-    elif d["combinations"]:
-        c = Table(title="Winning combinations (R5.3)")
-        for col in ("combination", "count", "share", "mean fan"):
-            c.add_column(col, justify="left" if col == "combination" else "right")
-        for name, v in d["combinations"].items():
-            c.add_row(escape(name), str(v["count"]), f"{v['frequency']:.1%}", f"{v['mean_fan']:.1f}")
-        con.print(c)
-
-
-def _tianjin_rows(d: dict[str, Any], hands: int) -> list[tuple[str, str]]:
-    return [
-        ("mean fan of a win", f"{d['mean_fan']:.2f}"),
-        ("天胡", str(d["tianhu"])),
-        ("铲 (R7)", str(d["chan"])),
-        ("kongs: 明杠 / 暗杠 / 金杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in
-                                                  ("daiminkan", "ankan", "gold_ankan", "kakan"))),
-        ("pons", str(d["pons"])),
-        ("wild discards (小相公)", str(d["wild_discards"])),
-        ("sits / pulls per hand", f"{d['sits'] / hands:.2f} / {d['pulls'] / hands:.2f}"),
-    ]
-
-
-def _beijing_rows(d: dict[str, Any], hands: int) -> list[tuple[str, str]]:
-    wins = d["wins"] or 1
-    return [
-        ("wins: self-drawn / on a discard / 抢杠",
-         f"{d['self_drawn']} / {d['discard_wins']} / {d['rob_kong_wins']} ({d['discard_wins'] / wins:.0%} on a discard)"),
-        ("mean value of a win (B5)", f"{d['mean_value']:.2f}"),
-        ("kongs: 明杠 / 暗杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in ("daiminkan", "ankan", "kakan"))),
-        ("chi / pon", f"{d['chis']} / {d['pons']}"),
-        ("烧庄 (B6): declared / paid", f"{d['shaozhuang']} / {d['shaozhuang_paid']}"),
-        ("上楼 hands (B6)", f"{d['upstairs']} ({d['upstairs'] / hands:.1%})"),
-        ("混儿悠 (B3): declared / won", f"{d['hunyou_declared']} / {d['hunyou_won']}"),
-        ("混杠 (B2)", str(d["hungang"])),
-    ]
-
-
-def _mcr_rows(d: dict[str, Any]) -> list[tuple[str, str]]:
-    wins = d["wins"] or 1
-    return [
-        ("wins: self-drawn / on a discard / 抢杠和",
-         f"{d['self_drawn']} / {d['discard_wins']} / {d['rob_kong_wins']} ({d['discard_wins'] / wins:.0%} on a discard)"),
-        ("mean fan of a win (M2: without flowers)", f"{d['mean_fan']:.2f}"),
-        ("mean fan of a win with flowers (M3)", f"{d['mean_total']:.2f} ({d['mean_flowers']:.2f} flowers)"),
-        ("kongs: 明杠 / 暗杠 / 加杠", " / ".join(str(d["kongs"][k]) for k in ("daiminkan", "ankan", "kakan"))),
-        ("chi / pon", f"{d['chis']} / {d['pons']}"),
-    ]
-
-
-def _show_fans(con: Any, d: dict[str, Any]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    if not d["fans"]:
-        return
-    c = Table(title="Fans of the wins (M3)")
-    for col in ("fan", "value", "wins", "share of wins"):
-        c.add_column(col, justify="left" if col == "fan" else "right")
-    for code, v in d["fans"].items():
-        c.add_row(escape(f"{v['name']} {code}"), str(v["value"]), str(v["count"]), f"{v['frequency']:.1%}")
-    con.print(c)
-
-
-def _show_elements(con: Any, d: dict[str, Any]) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
-    from ..families.beijing.elements import ELEMENT_BY_CODE
-
-    if not d["elements"]:
-        return
-    c = Table(title="Elements of the wins (B5)")
-    for col in ("element", "wins", "share of wins", "mean value"):
-        c.add_column(col, justify="left" if col == "element" else "right")
-    for code, v in d["elements"].items():
-        e = ELEMENT_BY_CODE.get(code)
-        label = f"{e.chinese} {code}" if e is not None else code
-        c.add_row(escape(label), str(v["count"]), f"{v['frequency']:.1%}", f"{v['mean_value']:.1f}")
-    con.print(c)
+    own.show_summary(con, d)

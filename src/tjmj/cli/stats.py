@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .. import families
 from .common import CliError
 
 if TYPE_CHECKING:
@@ -22,7 +23,10 @@ if TYPE_CHECKING:
 
 __all__ = ["stats"]
 
-FAMILY_NAMES = {"tianjin": "天津麻将 Tianjin", "beijing": "北京麻将 Beijing", "mcr": "国标麻将 MCR"}
+def _title(family: str) -> str:
+    """A family as the tables head it: 天津麻将 Tianjin."""
+    f = families.get(family)
+    return f"{f.chinese} {f.short}"
 
 
 def _one_line(e: BaseException) -> str:
@@ -72,7 +76,7 @@ def _player_tables(console: Console, report: dict[str, Any]) -> None:
     summary = Table(title="By game")  # one column per game: fits 80 columns
     summary.add_column("figure")
     for fam in fams:
-        summary.add_column(FAMILY_NAMES[fam], justify="right")
+        summary.add_column(_title(fam), justify="right")
     rows: list[tuple[str, Any]] = [
         ("matches", lambda f: f["matches"]), ("hands", lambda f: f["hands"]), ("wins", lambda f: f["wins"]),
         ("win rate", lambda f: _pct(f["win_rate"])), ("self-drawn", lambda f: f["self_drawn"]),
@@ -85,7 +89,7 @@ def _player_tables(console: Console, report: dict[str, Any]) -> None:
     console.print(summary)
     for fam, f in report["families"].items():
         k = f["kongs"]
-        console.print(f"\n[bold]{FAMILY_NAMES[fam]}[/]  kongs {k['total']} (暗杠 {k['ankan']}"
+        console.print(f"\n[bold]{_title(fam)}[/]  kongs {k['total']} (暗杠 {k['ankan']}"
                       + (f", 金杠 {k['gold']}" if k["gold"] else "") + f", 明杠 {k['daiminkan']}, 加杠 {k['kakan']})")
         if "chan" in f:
             c, sp = f["chan"], f["sit_pull"]
@@ -95,7 +99,7 @@ def _player_tables(console: Console, report: dict[str, Any]) -> None:
         running = [str(p["total"]) for p in f["timeline"]]
         console.print("score over time: " + " → ".join(running[-20:]) + (" (last 20)" if len(running) > 20 else ""))
         if f["elements"]:
-            table = Table(title=f"{FAMILY_NAMES[fam]}: scoring elements in {f['wins']} wins")
+            table = Table(title=f"{_title(fam)}: scoring elements in {f['wins']} wins")
             for col in ("code", "中文", "English", "wins", "share"):
                 table.add_column(col, justify="right" if col in ("wins", "share") else "left")
             for e in f["elements"]:
@@ -109,7 +113,7 @@ def _player_tables(console: Console, report: dict[str, Any]) -> None:
 @click.option("--player", "name", default=None, metavar="NAME", help="One player's figures (a person's name).")
 @click.option("--id", "player_id", default=None, metavar="ID",
               help="With --player: only the seats of that player id (the browser's, see docs/web.md).")
-@click.option("--family", type=click.Choice(["tianjin", "beijing", "mcr"]), default=None,
+@click.option("--family", type=click.Choice([f.name for f in families.all_families()]), default=None,
               help="Only the matches of this game.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (with --player: what GET /api/players/NAME answers).")
 def stats(db: str | None, name: str | None, player_id: str | None, family: str | None, as_json: bool) -> None:
@@ -153,7 +157,7 @@ def stats(db: str | None, name: str | None, player_id: str | None, family: str |
     if not report["players"]:
         console.print("no finished matches with a person in them")
         return
-    table = Table(title="Players" + (f" ({FAMILY_NAMES[family]})" if family else ""))
+    table = Table(title="Players" + (f" ({_title(family)})" if family else ""))
     for col in ("player", "matches", "hands", "wins", "win rate", "mean score"):
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in report["players"]:

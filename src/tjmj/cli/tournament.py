@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import click
 
+from .. import families
 from ..bots import BOTS, bot_name, split_bot_names
 from ..bots.external import BotStartError, is_external
 from ..ray_runner import RayUnavailable
@@ -26,6 +27,7 @@ from ..tournament import MATCH_HANDS, Report, check_bot
 from ..tournament import tournament as run_tournament
 from ..wall import SEATS
 from .common import CliError, check_output_file, check_outside_bots, parse_overrides
+from .simulate import preset_help
 
 __all__ = ["tournament"]
 
@@ -51,9 +53,8 @@ def _parse_bots(text: str) -> tuple[str, ...]:
 @click.option("--hands", type=click.IntRange(min=1), default=400, show_default=True,
               help="Hands played in all (rounded up to a multiple of 4: every deal is played 4 times).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; the same seed gives the same walls.")
-@click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True,
-              help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), "
-                   "mcr (Chinese Official, 国标).")
+@click.option("--rules", "preset", type=click.Choice(list(PRESETS)), default=families.default().default_preset,
+              show_default=True, help=preset_help())
 @click.option("--set", "sets", multiple=True, metavar="OPTION=VALUE",
               help="Override one rule option (repeatable); VALUE is JSON or plain text: min_fan=1.")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
@@ -112,47 +113,20 @@ def _show(r: Report) -> None:
 
     d = r.to_dict()
     con = Console(highlight=False)
-    beijing = r.family == "beijing"
-    mcr = r.family == "mcr"
+    own = families.get(r.family).records  # the family's own columns (tjmj.tournament's protocol)
     t = Table(title=f"Duplicate tournament — {escape(r.rules)}, seed {r.seed}: {d['deal_sets']} deal sets "
                     f"× 4 rotations × {r.match_hands} hands")
-    # Beijing's table has more figures: 烧庄 and errors are shown where there are some (--json has all)
     outside = any(is_external(n) for n in d["results"])
-    shao = any(s.get("shaozhuang") for s in d["results"].values())
-    cols = (("bot", "n", "pts/hand", "95% CI", "win", "自摸", "value", "点炮", "吃碰", *(("烧庄",) if shao else ()),
-             *(("errors",) if outside else ()))
-            if beijing else
-            ("bot", "n", "pts/hand", "95% CI", "win", "自摸", "fan", "点炮", "吃碰", *(("errors",) if outside else ()))
-            if mcr else ("bot", "n", "pts/hand", "95% CI", "win", "fan", "kongs", "铲", "errors"))
-    for c in cols:
+    for c in own.tournament_columns(d["results"], outside):
         t.add_column(c, justify="left" if c == "bot" else "right", overflow="fold")
     ranked = sorted(d["results"].items(), key=lambda kv: -kv[1]["mean_points"])
     for name, s in ranked:
         ci = f"±{s['ci95_half_width']:.2f}" if s["ci95_half_width"] is not None else "—"
         errs = ", ".join(f"{k} {v}" for k, v in s["errors_by_kind"].items() if v) or "0"
         head = [escape(name), str(s["players"]), f"{s['mean_points']:+.3f}", ci, f"{s['win_rate']:.1%}"]
-        if beijing:
-            drawn = f"{s['self_drawn'] / s['wins']:.0%}" if s["wins"] else "—"
-            rest = [drawn, f"{s['mean_value']:.2f}", f"{s['deal_in_rate']:.1%}", str(s["claims"]),
-                    *((str(s["shaozhuang"]),) if shao else ()), *((escape(errs),) if outside else ())]
-        elif mcr:
-            drawn = f"{s['self_drawn'] / s['wins']:.0%}" if s["wins"] else "—"
-            rest = [drawn, f"{s['mean_fan']:.2f}", f"{s['deal_in_rate']:.1%}", str(s["claims"]),
-                    *((escape(errs),) if outside else ())]
-        else:
-            rest = [f"{s['mean_fan']:.2f}", str(s["kongs"]), str(s["chan"]), escape(errs)]
-        t.add_row(*head, *rest)
+        t.add_row(*head, *own.tournament_row(s, d["results"], outside, escape(errs)))
     con.print(t)
-    if beijing:
-        con.print("n: places held · pts/hand: mean points per hand played · 自摸: share of its wins self-drawn · "
-                  "value: mean value of a win (B5) · 点炮: share of its hands dealt in (another player won on its "
-                  "discard) · 吃碰: chi and pon made" + (" · 烧庄: times paid (B6)" if shao else ""))
-    elif mcr:
-        con.print("n: places held · pts/hand: mean points per hand played · 自摸: share of its wins self-drawn · "
-                  "fan: mean fan of a win without flowers (M2; --json has mean_total, with them) · 点炮: share of its "
-                  "hands dealt in (another player won on its discard or robbed its kong) · 吃碰: chi and pon made")
-    else:
-        con.print("n: places held · pts/hand: mean points per hand played · fan: mean fan of a win · 铲: times paid")
+    con.print(own.tournament_legend(d["results"]))
     for name, s in d["results"].items():  # bots that time their decisions (the expert bot)
         ms = s.get("decision_ms")
         if ms:
