@@ -23,13 +23,15 @@ from starlette.testclient import TestClient
 from tests.test_beijing_web import PlanBot, answer, seed_for
 from tests.test_mcr_rules import mcr_wall
 from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, poll, quick, recv, recv_until, seat_ws
+from tjmj.families.mcr.webview import arrangement as mcr_arrangement
+from tjmj.families.mcr.webview import payments_detail as mcr_payments_detail
+from tjmj.families.mcr.webview import win_detail as mcr_win_detail
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
 from tjmj.web import hints
 from tjmj.web import room as room_mod
 from tjmj.web.app import create_app
-from tjmj.web.settlement import mcr_arrangement, mcr_payments_detail, mcr_win_detail
 
 
 def plan_bots(name: str) -> PlanBot:
