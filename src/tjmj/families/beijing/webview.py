@@ -8,16 +8,23 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ...game import Match
+from ...tiles import TILE_TEXT, Tile
 from ...wall import SEATS
+from ...web.hints import hint_outlook, meld_tiles, split_draw, visible_counts
 from ...web.settlement import add_standings, hand_parts, payment_formula, rescored_arrangement, revealed
 from .elements import ELEMENT_BY_CODE, MULTIPLY
 from .rules import BeijingRules
 
 __all__ = [
+    "HINT_OFF_THREAD",
+    "hint_available",
+    "hint_compute",
+    "hint_inputs",
     "payments_detail",
+    "rules_brief",
     "settlement_message",
     "win_arrangement",
     "win_detail",
@@ -25,6 +32,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("tjmj.web")
+
+# the hint is quick (the advisor's tables): computed on the event loop, from the match itself
+HINT_OFF_THREAD = False
 
 
 # ---- the settlement ---------------------------------------------------------------------------------
@@ -254,3 +264,96 @@ def settlement_message(m: Match, rules: BeijingRules, hand_events: list[dict[str
     }
     add_standings(m, msg, names)
     return msg
+
+
+# ---- the table --------------------------------------------------------------------------------------
+
+
+def rules_brief(rules: BeijingRules) -> dict[str, Any]:
+    """What the table shows of these rules besides what every family has: the scoring column,
+    the wilds, 混儿悠, 上楼, the claims allowed, who pays a discard win."""
+    return {"scoring": rules.scoring, "wilds": rules.wilds, "hunyou": rules.hunyou, "upstairs": rules.upstairs,
+            "max_claims": rules.max_claims, "claimed_self_draw_only": rules.claimed_self_draw_only,
+            "discard_pays": rules.discard_pays}
+
+
+# ---- the hint ---------------------------------------------------------------------------------------
+
+
+def hint_available() -> bool:
+    """Whether the advisor is installed (then the table offers hints)."""
+    try:
+        from . import advise  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def hint_inputs(m: Match, seat: int) -> tuple[Match, int] | None:
+    """The hint is computed on the loop from the match itself (:data:`HINT_OFF_THREAD` is False);
+    None when the advisor is not there: no hint rather than a made-up one."""
+    try:
+        from . import advise  # noqa: F401
+    except ImportError:
+        return None
+    return m, seat
+
+
+def hint_compute(inputs: tuple[Match, int]) -> list[dict[str, Any]]:
+    """Beijing's hint (B2–B5), by :func:`tjmj.families.beijing.advise.advise`: as Tianjin's, with
+    ``value`` where Tianjin gives ``fan`` (``expected`` in points), each wait's value won on a discard
+    (``discard``), and ``hunyou`` on a discard that may also be made as 混儿悠 (B3)."""
+    from .advise import advise
+
+    m, seat = inputs
+    rules = cast(BeijingRules, m.rules)  # the family's own match
+    obs = m.observation(seat)
+    hand = [Tile.parse(t) for t in obs["hand"]]
+    own_melds = obs["seats"][seat]["melds"]
+    indicator = obs.get("indicator")
+    visible = visible_counts(m, obs)
+    # the 混坯 lies face up until the first replacement draw takes it (B2): after any kong it is a
+    # tile like another (in a hand, or discarded and counted there)
+    face_up = indicator is not None and not any(
+        len(tiles) == 4 for st in obs["seats"] for tiles in meld_tiles(st["melds"]))
+    seen_counts = list(visible)
+    for t in hand:
+        seen_counts[t] -= 1
+    for tiles in meld_tiles(own_melds):
+        for k in tiles:
+            seen_counts[k] -= 1
+    seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
+    rest, draw = split_draw(obs, hand)
+    a = advise(rest, draw, indicator, own_melds, seen=seen, rules=rules, dealer=seat == m.dealer,
+               indicator_visible=face_up, wall_left=obs.get("wall_left"))
+    by_tile = {o.tile: o for o in a.discards}
+    legal = m.legal_actions(seat)
+    hunyou = {x.tile for x in legal if x.type == "hunyou"}
+    wilds = set(obs["wilds"])
+    out = []
+    for k in sorted({x.tile for x in legal if x.type == "discard" and x.tile is not None}):
+        o = by_tile[k]
+        waits = [
+            {
+                "tile": TILE_TEXT[w.tile],
+                "value": w.value,
+                "name": w.name,
+                "win": w.win,
+                "elements": w.codes,
+                "live": w.live,
+                "discard": {"value": w.discard.value, "win": w.discard.win},
+                **({"reason": w.reason} if w.reason else {}),
+            }
+            for w in o.waits
+        ]
+        entry: dict[str, Any] = {
+            "tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": o.shanten, "hunyou": k in hunyou,
+            "waits": waits, "rank": o.rank, "improving": o.improving_count,
+            "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in o.improving],
+            **hint_outlook(o),
+        }
+        if o.ready:
+            entry["ev"] = o.ev
+        out.append(entry)
+    out.sort(key=lambda e: e["rank"])
+    return out

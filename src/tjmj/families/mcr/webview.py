@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ...game import Match
 from ...meld import Meld
 from ...tiles import TILE_TEXT, Tile
 from ...wall import SEATS
+from ...web.hints import visible_counts
 from ...web.settlement import WINDS, add_standings, hand_parts, revealed
 from .fans import FAN_BY_CODE
 from .rules import BASIC_PAYMENT, McrRules
 
 __all__ = [
+    "HINT_OFF_THREAD",
     "arrangement",
+    "hint_available",
+    "hint_compute",
+    "hint_inputs",
     "payments_detail",
+    "rules_brief",
     "settlement_message",
     "win_arrangement",
     "win_detail",
@@ -29,6 +35,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("tjmj.web")
+
+# the hint takes up to a second on a far hand (the shanten of every shape after every discard and
+# draw): its inputs are copied on the loop and it is computed in a worker thread
+HINT_OFF_THREAD = True
 
 
 # ---- the settlement ---------------------------------------------------------------------------------
@@ -218,3 +228,117 @@ def settlement_message(m: Match, rules: McrRules, hand_events: list[dict[str, An
     }
     add_standings(m, msg, names)
     return msg
+
+
+# ---- the table --------------------------------------------------------------------------------------
+
+
+def rules_brief(rules: McrRules) -> dict[str, Any]:
+    """What the table shows of these rules besides what every family has: the flowers and the
+    fewest fan to win."""
+    return {"flowers": rules.flowers, "min_fan": rules.min_fan}
+
+
+# ---- the hint ---------------------------------------------------------------------------------------
+
+
+def hint_available() -> bool:
+    """Whether the waits module is installed (it may be missing from an installation: then the table
+    says hints are not available, rather than guess)."""
+    try:
+        from . import waits  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def hint_inputs(m: Match, seat: int) -> dict[str, Any] | None:
+    """What :func:`hint_compute` needs, copied from the match (it then runs in a worker thread while
+    the match goes on); None when the waits module is missing."""
+    try:
+        from . import waits  # noqa: F401
+        from .score import McrMeld
+    except ImportError:
+        return None
+    obs = m.observation(seat)
+    hand = [Tile.parse(t) for t in obs["hand"]]
+    st = m.seats[seat]
+    info = list(getattr(st, "meld_info", [])) or [(None, 0)] * len(st.melds)
+    melds = [McrMeld(type=x.type.value, tile=x.tile, claimed=c, offer=o) for x, (c, o) in zip(st.melds, info)]
+    winds = obs.get("seat_winds") or list(WINDS)
+    seat_wind = WINDS.index(winds[seat]) if winds[seat] in WINDS else 0
+    prevalent = obs.get("prevalent_wind")
+    prevalent_wind = WINDS.index(prevalent) if prevalent in WINDS else 0
+    legal = m.legal_actions(seat)
+    return {"hand": hand, "melds": melds, "seat_wind": seat_wind, "prevalent_wind": prevalent_wind,
+            "visible": visible_counts(m, obs), "min_fan": cast(McrRules, m.rules).min_fan,
+            "discards": sorted({x.tile for x in legal if x.type == "discard" and x.tile is not None})}
+
+
+def hint_compute(inputs: dict[str, Any]) -> list[dict[str, Any]]:
+    """MCR's hint (M2, M3) from :func:`hint_inputs` (a pure function of them), by
+    :func:`tjmj.families.mcr.waits.mcr_waits`: for each legal discard, the shanten of the tiles
+    left (over every shape of M3), the live tiles that lower it and, when ready, each winning tile
+    with its fan self-drawn (``fan``, ``name``, ``fans``) and on a discard (``discard``), and
+    ``win``: whether it reaches ``min_fan`` (8) not counting flowers.  Ranked by the live winning
+    tiles times their fan, then the shanten and the improving tiles."""
+    from .waits import mcr_waits, shanten_mcr
+
+    hand, melds, visible, min_fan = inputs["hand"], inputs["melds"], inputs["visible"], inputs["min_fan"]
+    seat_wind, prevalent_wind = inputs["seat_wind"], inputs["prevalent_wind"]
+    out: list[dict[str, Any]] = []
+    for k in inputs["discards"]:
+        rest = list(hand)
+        rest.remove(k)
+        ws = mcr_waits(rest, melds, seat_wind=seat_wind, prevalent_wind=prevalent_wind, min_fan=min_fan)
+        counts = [0] * 34
+        for t in rest:
+            counts[t] += 1
+        improving = []
+        for d in range(34):
+            live = max(0, 4 - visible[d])  # the discard stays seen: in the pond instead of the hand
+            if not live or counts[d] >= 4:
+                continue
+            counts[d] += 1
+            if shanten_mcr(counts, len(melds)) < ws.shanten:
+                improving.append((d, live))
+            counts[d] -= 1
+        waits: list[dict[str, Any]] = []
+        for w in ws.waits:
+            drawn, claimed = w.self_drawn, w.discard
+            waits.append({
+                "tile": TILE_TEXT[w.tile],
+                "fan": drawn.fan,
+                "name": drawn.names,
+                "win": drawn.win,
+                "fans": [{"code": f.code, "name": f.chinese, "en": f.english, "fan": f.fan, "count": f.count}
+                         for f in drawn.fans],
+                "live": max(0, 4 - visible[w.tile]),
+                "discard": {"fan": claimed.fan, "win": claimed.win},
+            })
+        winning = [w for w in waits if w["win"] or w["discard"]["win"]]
+        ev = sum(w["live"] * w["fan"] for w in winning)
+        n_live = sum(w["live"] for w in winning)
+        best = max((w["fan"] for w in winning), default=0)
+        if winning:
+            kinds = f"{len(winning)} winning tile{'s' if len(winning) > 1 else ''}"
+            summary = f"ready: {kinds}, {n_live} live, up to {best} fan"
+            summary_zh = f"听牌：{len(winning)} 种和张，剩 {n_live} 张，最多 {best} 番"
+        elif waits:
+            summary = f"ready, but no wait reaches {min_fan} fan"
+            summary_zh = f"听牌，但不够 {min_fan} 番起和"
+        else:
+            n_imp = sum(n for _, n in improving)
+            summary = f"{ws.shanten} from ready, {n_imp} tiles improve"
+            summary_zh = f"{ws.shanten} 向听，{n_imp} 张进张"
+        out.append({
+            "tile": TILE_TEXT[k], "wild": False, "shanten": ws.shanten, "waits": waits,
+            "improving": sum(n for _, n in improving),
+            "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in improving],
+            "ev": ev, "summary": summary, "summary_zh": summary_zh,
+        })
+    # a live win first (by live tiles × fan), then nearer to ready, then more tiles that improve
+    order = sorted(out, key=lambda e: (-(e["ev"] > 0), -e["ev"], e["shanten"], -e["improving"], e["tile"]))
+    for rank, e in enumerate(order, 1):
+        e["rank"] = rank
+    return order

@@ -8,21 +8,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from ...game import Match
 from ...meld import Meld
 from ...rules import Rules
-from ...tiles import TILE_TEXT
+from ...tiles import TILE_TEXT, Tile
 from ...wall import SEATS
+from ...web.hints import hint_outlook, meld_tiles, split_draw, visible_counts
 from ...web.settlement import add_standings, hand_parts, payment_formula, rescored_arrangement, revealed
 from .elements import ELEMENT_BY_CODE
 from .rules import TianjinRules
 
 __all__ = [
+    "HINT_OFF_THREAD",
     "elements_detail",
     "fan_formula",
+    "hint_available",
+    "hint_compute",
+    "hint_inputs",
     "payments_detail",
+    "rules_brief",
     "settlement_message",
     "win_arrangement",
     "win_detail",
@@ -30,6 +36,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("tjmj.web")
+
+# the hint is quick (the advisor's tables): computed on the event loop, from the match itself
+HINT_OFF_THREAD = False
 
 
 # ---- the settlement ---------------------------------------------------------------------------------
@@ -250,3 +259,82 @@ def settlement_message(m: Match, rules: TianjinRules, hand_events: list[dict[str
         msg["win"] = win
     add_standings(m, msg, names)
     return msg
+
+
+# ---- the table --------------------------------------------------------------------------------------
+
+
+def rules_brief(rules: Rules) -> dict[str, Any]:
+    """What the table shows of these rules besides what every family has (the pulls: ``max_pull``,
+    there already)."""
+    return {}
+
+
+# ---- the hint ---------------------------------------------------------------------------------------
+
+
+def hint_available() -> bool:
+    """The advisor is part of the package: always."""
+    return True
+
+
+def hint_inputs(m: Match, seat: int) -> tuple[Match, int]:
+    """The hint is computed on the loop from the match itself (:data:`HINT_OFF_THREAD` is False)."""
+    return m, seat
+
+
+def hint_compute(inputs: tuple[Match, int]) -> list[dict[str, Any]]:
+    """The hint of ``(m, seat)`` (:func:`tjmj.web.hints.hint`), by
+    :func:`tjmj.families.tianjin.advise.advise`: shanten, live improving tiles and, when ready,
+    what the 13 tiles left wait on with their fan and live copies (the indicator counts as seen)."""
+    from .advise import advise  # the waits tables are only needed when someone asks
+
+    m, seat = inputs
+    rules = cast(TianjinRules, m.rules)  # the family's own match
+    obs = m.observation(seat)
+    hand = [Tile.parse(t) for t in obs["hand"]]
+    own_melds = obs["seats"][seat]["melds"]
+    visible = visible_counts(m, obs)
+    visible[Tile.parse(obs["indicator"])] += 1
+    # what the advisor does not count itself: all but the seat's hand, own melds and the indicator
+    seen_counts = list(visible)
+    for t in hand:
+        seen_counts[t] -= 1
+    for tiles in meld_tiles(own_melds):
+        for k in tiles:
+            seen_counts[k] -= 1
+    seen_counts[Tile.parse(obs["indicator"])] -= 1
+    seen = [Tile(k) for k, n in enumerate(seen_counts) for _ in range(max(0, n))]
+    rest, draw = split_draw(obs, hand)
+    xxg = bool(obs["seats"][seat].get("xiaoxianggong"))
+    a = advise(rest, draw, obs["indicator"], own_melds, seen=seen, rules=rules, xiaoxianggong=xxg,
+               wall_left=obs.get("wall_left"))
+    by_tile = {o.tile: o for o in a.discards}
+    wilds = set(obs["wilds"])
+    out = []
+    candidates = sorted({a.tile for a in m.legal_actions(seat) if a.type == "discard" and a.tile is not None})
+    for k in candidates:
+        o = by_tile[k]
+        entries = [
+            {
+                "tile": TILE_TEXT[x.tile],
+                "fan": x.fan,
+                "name": x.name,
+                "win": x.win,
+                "elements": x.codes,
+                "live": max(0, 4 - visible[x.tile]),
+                **({"reason": x.reason} if x.reason else {}),
+            }
+            for x in o.waits
+        ]
+        entry: dict[str, Any] = {
+            "tile": TILE_TEXT[k], "wild": TILE_TEXT[k] in wilds, "shanten": o.shanten, "hundiao": o.hundiao,
+            "waits": entries, "rank": o.rank, "improving": o.improving_count,
+            "improving_tiles": [{"tile": TILE_TEXT[t], "live": n} for t, n in o.improving],
+            **hint_outlook(o),
+        }
+        if o.ready:
+            entry["ev"] = o.ev
+        out.append(entry)
+    out.sort(key=lambda e: e["rank"])
+    return out
