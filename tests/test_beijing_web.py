@@ -21,12 +21,13 @@ from starlette.testclient import TestClient
 
 from tests.scripted import script_wall
 from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, poll, quick, recv, recv_until, seat_ws
+from tjmj.families.beijing.webview import payments_detail as beijing_payments_detail
+from tjmj.families.beijing.webview import win_detail as beijing_win_detail
 from tjmj.game import Action, Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT
 from tjmj.web.app import create_app
-from tjmj.web.settlement import beijing_payments_detail, beijing_win_detail
 
 # ---- scripted games ---------------------------------------------------------------------------
 

@@ -23,13 +23,16 @@ from starlette.testclient import TestClient
 from tests.test_beijing_web import PlanBot, answer, seed_for
 from tests.test_mcr_rules import mcr_wall
 from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, poll, quick, recv, recv_until, seat_ws
+from tjmj.families.mcr import webview as mcr_webview
+from tjmj.families.mcr.webview import arrangement as mcr_arrangement
+from tjmj.families.mcr.webview import payments_detail as mcr_payments_detail
+from tjmj.families.mcr.webview import win_detail as mcr_win_detail
 from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
 from tjmj.web import hints
 from tjmj.web import room as room_mod
 from tjmj.web.app import create_app
-from tjmj.web.settlement import mcr_arrangement, mcr_payments_detail, mcr_win_detail
 
 
 def plan_bots(name: str) -> PlanBot:
@@ -311,7 +314,7 @@ def test_hints_not_available_are_said_so_and_a_failing_advisor_costs_only_the_hi
         d = quick(client, match_hands=1, family="mcr")
         with seat_ws(client, d["room"], d["token"]) as ws:
             st = answer(ws, lambda x: bool(x["legal"]) and x["obs"]["phase"] == "turn")
-            monkeypatch.setattr(room_mod, "_mcr_hint_compute", lambda *a: 1 / 0)  # (computed in a worker thread)
+            monkeypatch.setattr(mcr_webview, "hint_compute", lambda *a: 1 / 0)  # (computed in a worker thread)
             ws.send_json({"type": "hint"})
             h, _ = recv_until(ws, lambda x: x["type"] in ("hint", "error"))
             assert h["type"] == "hint" and h["available"] is False and h["discards"] == []

@@ -31,19 +31,16 @@ from tests.test_beijing_web import answer, seed_for, two_people_app
 from tests.test_web import FAST, LOOSE, Msg, is_settlement, play, quick, recv_until, seat_ws
 from tjmj.bots import make_bot
 from tjmj.families import match_type
+from tjmj.families.beijing.webview import payments_detail as beijing_payments_detail
+from tjmj.families.tianjin.webview import elements_detail
+from tjmj.families.tianjin.webview import payments_detail as tianjin_payments_detail
 from tjmj.game import Action, Match
 from tjmj.meld import Meld
 from tjmj.record import rebuild
 from tjmj.rules import Rules
 from tjmj.tiles import TILE_TEXT, Tile
 from tjmj.web.app import create_app
-from tjmj.web.settlement import (
-    beijing_payments_detail,
-    elements_detail,
-    payment_formula,
-    tianjin_payments_detail,
-    win_arrangement,
-)
+from tjmj.web.settlement import payment_formula, win_arrangement
 
 Hands = list[dict[str, list[str]]]
 WILD_HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "1p", "2s", "5z"]  # + 4s: 龙, 5z plays 3s

@@ -16,10 +16,11 @@ import pytest
 
 from tjmj.families.tianjin.elements import ELEMENT_BY_CODE
 from tjmj.families.tianjin.score import score
+from tjmj.families.tianjin.webview import fan_formula as tianjin_fan_formula
 from tjmj.rules import Rules
 from tjmj.tui.app import TableApp
 from tjmj.tui.render import settlement_text
-from tjmj.web.settlement import settlement_message, tianjin_fan_formula
+from tjmj.web.settlement import settlement_message
 
 # hand (13 tiles), draw, indicator, melds, kong draw, the arithmetic the formula must show (R5.3, R5.4)
 HANDS = [

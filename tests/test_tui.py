@@ -23,6 +23,9 @@ from tests.scripted import script_wall
 from tests.test_beijing_web import TWO_PEOPLE_HANDS, Scripted, seed_for
 from tests.ui_helpers import free_port, serving
 from tjmj.cli import main
+from tjmj.families.beijing.webview import payments_detail as beijing_payments_detail
+from tjmj.families.beijing.webview import win_detail as beijing_win_detail
+from tjmj.families.tianjin.webview import elements_detail
 from tjmj.game import Action, Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
@@ -31,7 +34,7 @@ from tjmj.tui.app import ChoiceScreen, SettlementScreen, TableApp, screen_text
 from tjmj.tui.glyphs import GLYPHS, is_glyph
 from tjmj.tui.source import LocalTable, RemoteTable, join_remote
 from tjmj.web.app import create_app
-from tjmj.web.settlement import beijing_payments_detail, beijing_win_detail, elements_detail, settlement_message
+from tjmj.web.settlement import settlement_message
 from tjmj.web.store import Store
 
 SMALL = (80, 24)

@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from .. import families
 from ..bots import Bot
 from ..game import Action, IllegalAction, Match, visible_event
-from ..rules import BeijingRules, McrRules, Rules
+from ..rules import Rules
 from ..wall import SEATS
 from .connection import Connection, Player, error
 from .errors import DatabaseLost, LeaseLost, transient
-from .hints import _mcr_hint_compute, _mcr_hint_inputs, hint, hint_available, hint_search_bot
+from .hints import hint, hint_available, hint_search_bot
 from .inputs import BOT_SPEEDS, LEVEL_OF, LobbyError, token_hash
 from .limits import CLOSE_REPLACED, MAX_ACTION_LEN, MAX_LIMITED, MAX_MESSAGE_CHARS, SAVE_BACKOFF_MAX, Bucket
 from .settlement import WINDS, WINDS_CN, named, settlement_message
@@ -206,17 +207,12 @@ class Room:
     def _rules_brief(self) -> dict[str, Any]:
         """What the table needs of the rules: the family and preset, the match length, and the
         options the interface shows (Tianjin: the pulls; Beijing: the scoring column, 混儿悠, 上楼;
-        MCR: the flowers and the fewest fan to win)."""
+        MCR: the flowers and the fewest fan to win: the family's webview ``rules_brief``)."""
         r = self.rules
         out: dict[str, Any] = {"family": r.family, "preset": r.name.split("+")[0], "custom": "+" in r.name,
                                "match_hands": r.match_hands, "match_rounds": r.match_rounds,
                                "max_pull": getattr(r, "max_pull", 0)}
-        if isinstance(r, BeijingRules):
-            out.update(scoring=r.scoring, wilds=r.wilds, hunyou=r.hunyou, upstairs=r.upstairs,
-                       max_claims=r.max_claims, claimed_self_draw_only=r.claimed_self_draw_only,
-                       discard_pays=r.discard_pays)
-        elif isinstance(r, McrRules):
-            out.update(flowers=r.flowers, min_fan=r.min_fan)
+        out.update(families.get(r.family).webview.rules_brief(r))
         out["hints"] = hint_available(r)
         out["hint_search_ms"] = self.lobby.hint_search_ms  # a hint's search part follows it (None: none)
         return out
@@ -492,8 +488,9 @@ class Room:
             conn.send({"type": "hint", "version": self.version, "discards": [], "available": False})
             return
         cached = self._hints.get(seat)
-        if isinstance(self.rules, McrRules) and (cached is None or cached[0] != self.version):
-            self._mcr_hint_later(conn, m, seat)
+        view = families.get(self.rules.family).webview
+        if view.HINT_OFF_THREAD and (cached is None or cached[0] != self.version):
+            self._hint_later(conn, m, seat, view)
             return
         if cached is None or cached[0] != self.version:  # one computation per state, however often asked
             try:
@@ -505,18 +502,19 @@ class Room:
             self._hints[seat] = cached
         conn.send({"type": "hint", "version": self.version, "discards": cached[1], "available": True})
 
-    def _mcr_hint_later(self, conn: Connection, m: Match, seat: int) -> None:
-        """MCR's hint takes up to a second on a far hand (the shanten of every shape after every
-        discard and draw): its inputs are copied here, it is computed in a worker thread, and the
-        answer (with the version it is for) is sent when ready; the table goes on meanwhile.  One
-        computation per seat and version, however often asked."""
+    def _hint_later(self, conn: Connection, m: Match, seat: int, view: Any) -> None:
+        """A hint computed off the loop (the family's ``HINT_OFF_THREAD``: MCR's takes up to a
+        second on a far hand, the shanten of every shape after every discard and draw): its inputs
+        are copied here (``view.hint_inputs``), it is computed in a worker thread
+        (``view.hint_compute``), and the answer (with the version it is for) is sent when ready; the
+        table goes on meanwhile.  One computation per seat and version, however often asked."""
         version = self.version
         waiting = self._hint_waiting.setdefault((seat, version), [])
         waiting.append(conn)
         if len(waiting) > 1:
             return
         try:
-            inputs = _mcr_hint_inputs(m, seat, self.rules)  # type: ignore[arg-type]
+            inputs = view.hint_inputs(m, seat)
         except Exception:
             log.exception("room %s: the hint for seat %d failed", self.id, seat)
             inputs = None
@@ -525,7 +523,7 @@ class Room:
             discards: list[dict[str, Any]] | None = None
             if inputs is not None:
                 try:
-                    discards = await asyncio.get_running_loop().run_in_executor(None, _mcr_hint_compute, inputs)
+                    discards = await asyncio.get_running_loop().run_in_executor(None, view.hint_compute, inputs)
                 except Exception:  # an advisor's bug costs the hint, never the table
                     log.exception("room %s: the hint for seat %d failed", self.id, seat)
             if discards is not None:
