@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import families
 from ..bots import Bot
 from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
@@ -188,13 +189,14 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
     """Rules, bot kind and turn timer from a create-room body; anything wrong is a 400.
 
     ``family`` (optional: ``tianjin``, ``beijing``, ``mcr``) and ``preset`` (any family's; the family's
-    default when only the family is given, ``classic`` when neither) choose the rules; ``overrides``
+    default when only the family is given, the default family's default, ``classic``, when neither)
+    choose the rules; ``overrides``
     are checked by that family's rules."""
     family = data.get("family")
     if family is not None:
         family = _choice(family, "family", FAMILIES)
-    preset = _choice(data.get("preset", FAMILIES[family].default_preset if family else "classic"), "preset",
-                     PRESETS)
+    preset = _choice(data.get("preset", (families.get(family) if family else families.default()).default_preset),
+                     "preset", PRESETS)
     if family is not None and PRESETS[preset].family != family:
         raise LobbyError(400, f"preset {preset!r} is of the {PRESETS[preset].family} family, not {family}; "
                               f"{family} presets are {', '.join(n for n, r in PRESETS.items() if r.family == family)}")
