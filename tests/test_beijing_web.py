@@ -411,20 +411,22 @@ def test_a_failing_bot_is_replaced_by_the_baseline_for_that_decision(store: Any,
 
 
 def test_the_pages_offer_both_families(store: Any) -> None:
-    """The lobby offers the family for a room and for the quick game; the table's script knows
-    Beijing's actions (the browser tests play them)."""
+    """The lobby offers the family for a room and for the quick game (its presets from the
+    registry the server sends, /static/registry.js); the table's script knows Beijing's actions (the
+    browser tests play them)."""
     app = create_app(store, bot_delay=0)
     with TestClient(app) as client:
         lobby = client.get("/").text
         assert 'id="family"' in lobby and 'id="quick_family"' in lobby and 'value="beijing"' in lobby
-        js = client.get("/static/lobby.js").text
+        js = client.get("/static/registry.js").text
         assert '"beijing_a"' in js and '"yiyou"' in js
+        assert '"family_beijing":' in js  # the family's name, in the pages' strings
         table = client.get("/static/table.js").text
         for needed in ("chiTiles", "hunyou", "reserve_line", "window_waiting", "act_win_rob", "act_win_discard",
                        "hungang"):
             assert needed in table, needed
         i18n = client.get("/static/i18n.js").text
-        for key in ("family_beijing", "indicator_bj", "why_dianpao", "why_upstairs", "why_mutual", "why_hunyou",
+        for key in ("indicator_bj", "why_dianpao", "why_upstairs", "why_mutual", "why_hunyou",
                     "why_shaozhuang", "why_rob_kong", "why_discarder", "settle_upstairs", "upstairs_mark",
                     "act_win_rob", "act_win_discard", "act_hungang"):
             assert f"{key}:" in i18n, key

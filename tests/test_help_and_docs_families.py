@@ -65,9 +65,9 @@ def test_the_readme_says_which_python() -> None:
 
 
 def test_the_mcr_settlement_names_are_described_as_the_table_shows_them() -> None:
-    """In Chinese the MCR settlement shows each fan's Chinese name only (table.js mcrWin)."""
+    """In Chinese the MCR settlement shows each fan's Chinese name only (the family's win.js, mcrWin)."""
     web = " ".join((ROOT / "docs/web.md").read_text().split())
-    table = (ROOT / "src/tjmj/web/static/table.js").read_text()
+    table = (ROOT / "src/tjmj/families/mcr/static/win.js").read_text()
     assert "zh ? f.chinese : [`${f.english} (`" in table  # what the page does …
     assert "lists each fan (in Chinese, its Chinese name; in English, its English name with the Chinese" in web
     assert "lists each fan (Chinese and English name" not in web  # … and not what the docs said

@@ -131,9 +131,11 @@ def test_the_pages_and_tiles_know_mcr(store: Any) -> None:
     with TestClient(app) as client:
         lobby = client.get("/").text
         assert lobby.count('value="mcr"') == 2  # the quick game and the room form
-        assert '"mcr"' in client.get("/static/lobby.js").text
+        assert '"mcr"' in client.get("/static/registry.js").text  # the families the lobby offers
+        assert "mcrWin" in client.get("/static/families/mcr/win.js").text  # its settlement, which the table loads
+        assert '"/static/families/mcr/win.js"' in client.get("/static/wins.js").text
         table = client.get("/static/table.js").text
-        for needed in ("mcrWin", "flowersEl", "prevalent_wind", "seat_winds", "hint_unavailable", "fan_flowers"):
+        for needed in ("flowersEl", "prevalent_wind", "seat_winds", "hint_unavailable", "fan_flowers"):
             assert needed in table, needed
         render = client.get("/static/render.js").text
         assert '"flower"' in render and "Chrysanthemum" in render

@@ -8,6 +8,25 @@ The server trusts no client: every body and parameter is checked (a 4xx JSON err
 wrong), POSTs must be JSON from this site (or an allowed origin), WebSockets too, every address
 is rate limited, every page carries a Content-Security-Policy and the usual hardening headers,
 and a secret token is only ever sent inside a WebSocket message or a JSON body, never in a URL.
+
+The pages name no rule family; the server tells them the families of its registry
+(:mod:`tjmj.families`).  ``/static/registry.js``, an ES module made from the registry, gives each
+family's presets, default preset, table capabilities and page strings (i18n.js reads them after its
+own); ``/static/wins.js`` imports each family's settlement renderer, its package's ``static/win.js``
+(served at ``/static/families/<name>/``); the lobby's family menus are written into index.html.
+
+What a family gives the pages: its ``webpage`` part (``tjmj/families/<name>/webpage.py``) defines
+
+* ``STRINGS``: ``{key: (中文, English)}``, its page strings: ``family_<name>`` (its name),
+  ``preset_<preset>`` (the lobby's description) and ``preset_name_<preset>`` (the short name) for
+  each of its presets, and any other key its ``win.js`` uses;
+* ``CAPS``: ``{capability: value}``, what the table and the replay show differently for it
+  (``wildCostsWin``, ``indicatorLabels``, ``reserve``, ``upstairsMarks``, ``passedWin``, ``winds``,
+  ``flowers``: table.js says what each does);
+
+and its package's ``static/win.js`` exports ``win(s, parts)``, which pushes the settlement dialog's
+account of the win ``s.win`` (the ``settlement`` message) onto the list ``parts``.  A family without
+them is named by its :class:`~tjmj.family.Family` names and drawn as the default family.
 """
 
 from __future__ import annotations
@@ -16,6 +35,8 @@ import asyncio
 import contextlib
 import functools
 import hashlib
+import html
+import importlib.util
 import logging
 import re
 import time
@@ -36,7 +57,9 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import families
 from ..bots import Bot
+from ..family import Family
 from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
@@ -188,13 +211,14 @@ def _room_settings(data: dict[str, Any], default_timer: float | None, default_ha
     """Rules, bot kind and turn timer from a create-room body; anything wrong is a 400.
 
     ``family`` (optional: ``tianjin``, ``beijing``, ``mcr``) and ``preset`` (any family's; the family's
-    default when only the family is given, ``classic`` when neither) choose the rules; ``overrides``
+    default when only the family is given, the default family's default, ``classic``, when neither)
+    choose the rules; ``overrides``
     are checked by that family's rules."""
     family = data.get("family")
     if family is not None:
         family = _choice(family, "family", FAMILIES)
-    preset = _choice(data.get("preset", FAMILIES[family].default_preset if family else "classic"), "preset",
-                     PRESETS)
+    preset = _choice(data.get("preset", (families.get(family) if family else families.default()).default_preset),
+                     "preset", PRESETS)
     if family is not None and PRESETS[preset].family != family:
         raise LobbyError(400, f"preset {preset!r} is of the {PRESETS[preset].family} family, not {family}; "
                               f"{family} presets are {', '.join(n for n, r in PRESETS.items() if r.family == family)}")
@@ -268,6 +292,71 @@ def _player_query(request: Request) -> tuple[str, str | None, str | None]:
     if family is not None:
         family = _choice(family, "family", FAMILIES)
     return name, pid, family
+
+
+# ---- what the pages are told of the rule families (the module docstring) ----------------------
+
+FAMILY_OPTIONS = re.compile(r"^( *)<!-- family options: [^\n]*-->\n", re.MULTILINE)
+
+
+def _webpage(fam: Family) -> Any:
+    """The family's ``webpage`` part, or None when it has none."""
+    try:
+        return fam.part("webpage")
+    except ModuleNotFoundError as e:
+        if e.name != f"{fam.package}.webpage":
+            raise
+        return None
+
+
+def family_static(fam: Family) -> Path | None:
+    """The folder of the family's page scripts (its package's ``static``), if it has one."""
+    spec = importlib.util.find_spec(fam.package)
+    for where in (spec.submodule_search_locations or []) if spec else []:
+        folder = Path(where) / "static"
+        if folder.is_dir():
+            return folder
+    return None
+
+
+def family_strings(fams: list[Family]) -> dict[str, list[str]]:
+    """Every family's page strings, ``{key: [中文, English]}``."""
+    out: dict[str, list[str]] = {}
+    for fam in fams:
+        out[f"family_{fam.name}"] = [fam.chinese, fam.english]  # unless the part says otherwise
+        out.update({k: list(v) for k, v in getattr(_webpage(fam), "STRINGS", {}).items()})
+    return out
+
+
+def registry_js(fams: list[Family]) -> bytes:
+    """``/static/registry.js``: the families (the default first) and their page strings."""
+    listed = [{"name": f.name, "presets": f.presets, "default_preset": f.default_preset,
+               "caps": dict(getattr(_webpage(f), "CAPS", {}))} for f in fams]
+    return (b"// The rule families this server plays (its registry, tjmj.families), made by tjmj.web.app:\n"
+            b"// each one's presets, table capabilities and page strings. The first is the default.\n"
+            b"export const FAMILIES = " + orjson.dumps(listed) + b";\n"
+            b"export const STRINGS = " + orjson.dumps(family_strings(fams)) + b";\n")
+
+
+def wins_js(fams: list[Family]) -> bytes:
+    """``/static/wins.js``: each family's settlement renderer (its ``static/win.js``), by family name."""
+    drawn = [f for f in fams if (folder := family_static(f)) is not None and (folder / "win.js").is_file()]
+    lines = ["// Each rule family's settlement renderer (its package's static/win.js), made by tjmj.web.app."]
+    lines += [f'import {{ win as win{i} }} from "/static/families/{f.name}/win.js";' for i, f in enumerate(drawn)]
+    entries = ", ".join(f"{orjson.dumps(f.name).decode()}: win{i}" for i, f in enumerate(drawn))
+    lines.append(f"export const WINS = {{ {entries} }};" if entries else "export const WINS = {};")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def lobby_html(text: str, fams: list[Family]) -> str:
+    """index.html with an ``<option>`` per family in each family menu (named in the page's first language)."""
+    strings = family_strings(fams)
+
+    def options(m: re.Match[str]) -> str:
+        return "".join(f'{m.group(1)}<option value="{html.escape(f.name)}" data-i18n="family_{html.escape(f.name)}">'
+                       f"{html.escape(strings[f'family_{f.name}'][0])}</option>\n" for f in fams)
+
+    return FAMILY_OPTIONS.sub(options, text)
 
 
 def _fallback_tile(name: str, *, size: int, wild: bool, back: bool, highlight: bool, rotated: bool) -> str:
@@ -403,6 +492,27 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
             return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+        return endpoint
+
+    fams = families.all_families()  # as registered when the app is made (its routes serve their scripts)
+    made: dict[str, tuple[bytes, str]] = {}  # what is made from them, made on first use
+
+    def made_body(name: str) -> tuple[bytes, str]:
+        if name not in made:
+            if name == "index.html":
+                body = lobby_html((STATIC / name).read_text(encoding="utf-8"), fams).encode()
+            else:
+                body = registry_js(fams) if name == "registry.js" else wins_js(fams)
+            made[name] = body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        return made[name]
+
+    def made_page(name: str, media_type: str) -> Any:
+        """A page or script made from the family registry (the module docstring)."""
+
+        async def endpoint(request: Request) -> Response:
+            body, etag = made_body(name)
+            return Response(body, media_type=media_type, headers={"Cache-Control": "no-cache", "ETag": etag})
 
         return endpoint
 
@@ -711,7 +821,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
                             status_code=exc.status_code, headers=exc.headers)
 
     routes = [
-        Route("/", page("index.html")),
+        Route("/", made_page("index.html", "text/html")),
         Route("/table/{room}", page("table.html")),
         Route("/history", page("history.html")),
         Route("/replay/{match_id}", page("replay.html")),
@@ -733,6 +843,10 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/api/matches/{match_id}/frames", api(match_frames)),
         Route("/api/players/{name}", api(player_statistics)),
         WebSocketRoute("/ws/{room}", ws_endpoint),
+        Route("/static/registry.js", made_page("registry.js", "text/javascript")),
+        Route("/static/wins.js", made_page("wins.js", "text/javascript")),
+        *(Mount(f"/static/families/{f.name}", StaticFiles(directory=folder))
+          for f in fams if (folder := family_static(f)) is not None),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -2,17 +2,13 @@
 // A table on wide screens; on phones each row is a card whose cells carry their column's name
 // (data-label, shown by the CSS).
 import { applyI18n, lang, langToggle, t } from "./i18n.js";
+import { DEFAULT_FAMILY, familyName, familyOf, presetName } from "./family.js";
 import { api, el, errorText, playerName, playerUrl, toast, windOf } from "./render.js";
 
 const PAGE = 25;
 let offset = 0;
 let matches = [];
 
-const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing", mcr: "family_mcr" };
-const PRESET_NAMES = {
-  classic: "preset_name_classic", yiyou: "preset_name_yiyou", beijing: "preset_name_beijing", beijing_a: "preset_name_beijing_a",
-  mcr: "preset_name_mcr",
-};
 const STATUS_NAMES = {
   playing: "status_playing", finished: "status_finished", abandoned: "status_abandoned", waiting: "status_waiting",
   over: "status_over", error: "status_error",
@@ -34,11 +30,12 @@ function result(m) {
     el("span", { class: i === 0 ? "res pos" : "res" }, `${nameAt(m, s)} ${total(m.scores[s])}`)]).flat());
 }
 
-// the rule family and preset of a stored match (older records name no family: Tianjin)
+// the rule family and preset of a stored match (older records name no family: the default family,
+// Tianjin, and its default preset)
 function rulesText(rules) {
   const r = rules || {};
-  const preset = r.preset || "classic";
-  return `${t(FAMILY_NAMES[r.family] || "family_tianjin")} · ${PRESET_NAMES[preset] ? t(PRESET_NAMES[preset]) : preset}`;
+  const family = familyOf(r.family) ? r.family : DEFAULT_FAMILY.name;
+  return `${familyName(family)} · ${presetName(r.preset || DEFAULT_FAMILY.default_preset)}`;
 }
 
 function when(m) {

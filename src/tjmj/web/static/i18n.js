@@ -6,7 +6,10 @@
 // other number "other"; Chinese has no plural, so both entries say the same) and fills {0} with n,
 // {1}… with the rest: tn("hands_n", 1) is "1 hand", tn("hands_n", 4) "4 hands". Markup uses
 // data-i18n="key" (the text), data-i18n-placeholder, data-i18n-aria-label (or data-i18n-label) and
-// data-i18n-title.
+// data-i18n-title. The rule families' own strings (family_NAME, preset_NAME, preset_name_NAME and
+// what a family's settlement says) come from the server with the families (registry.js, made from
+// each family's `webpage` part): t reads them after this table.
+import { STRINGS as FAMILY_STRINGS } from "./registry.js";
 
 const STRINGS = {
   title: ["天津麻将", "Tianjin Mahjong"],
@@ -18,13 +21,7 @@ const STRINGS = {
   create: ["开房间", "Create a room"],
   create_note: ["邀请朋友：把房间码或链接发给他们", "Invite friends: send them the room code or link"],
   preset: ["规则", "Rules"],
-  preset_classic: ["经典", "classic"],
-  preset_yiyou: ["一游（网游规则）", "yiyou (the online game's rules)"],
-  preset_beijing: ["北京 B：一个混儿、番数相乘、混儿悠、上楼", "beijing, version B: one wild, the values multiply, hunyou, going upstairs"],
-  preset_beijing_a: ["北京 A：无混儿、番数相加、包三家、互包", "beijing_a, version A: no wild, the fan add up, the discarder pays for all"],
   family: ["玩法", "Game"],
-  family_tianjin: ["天津麻将", "Tianjin mahjong"],
-  family_beijing: ["北京麻将", "Beijing mahjong"],
   match_length: ["局数", "Match length"],
   hands_n: ["{0} 局", "{0} hands"],
   full_match: ["四圈", "4 rounds (full)"],
@@ -370,13 +367,6 @@ const STRINGS = {
   why_penalty: ["打混罚 {0}", "wild discard {0}"],
   why_sit: ["坐庄 ×{0}", "sit (坐庄) ×{0}"],
   why_pull: ["拉庄 ×{0}", "pull (拉庄) ×{0}"],
-  family_mcr: ["国标麻将", "Chinese Official (MCR)"],
-  preset_mcr: ["国标：8 番起和、花牌、每局换庄", "mcr (the Chinese Official rules: 8 fan to win, flowers)"],
-  preset_name_mcr: ["国标", "mcr"],
-  preset_name_classic: ["经典", "classic"],
-  preset_name_yiyou: ["一游", "yiyou"],
-  preset_name_beijing: ["北京 B", "beijing (B)"],
-  preset_name_beijing_a: ["北京 A", "beijing_a (A)"],
   // Chinese Official mahjong (国标麻将, MCR): flowers, winds, fans (docs/rules/MCR.md M1–M4)
   ev_flower: ["{0} 补花 {1}", "{0} sets aside a flower: {1}"],
   flowers: ["花牌", "Flowers"],
@@ -393,7 +383,6 @@ const STRINGS = {
   fans: ["番种", "Fans"],
   fan_value: ["番数", "Fan"],
   how_to_play: ["怎么玩", "How to play"],
-  fan_how_tianjin: ["番数：核心分相加，每个翻倍项再 ×2（R5.2）", "The fan: the core values add up, then ×2 for each doubling element (R5.2)"],
   fan_how: ["番数相加（至少 {0} 番才能和，花牌不算在内）", "The fans add up (a win needs {0}, flowers not counted)"],
   hint_unavailable: ["这个玩法暂时没有提示", "Hints are not available for this game yet"],
   group_chow: ["顺子", "chow"],
@@ -465,12 +454,12 @@ export function setLang(l) {
 export function tn(key, n, ...args) {
   let form = "other";
   try { form = new Intl.PluralRules(lang() === "zh" ? "zh-CN" : "en").select(n); } catch { form = n === 1 ? "one" : "other"; }
-  const k = STRINGS[`${key}_${form}`] ? `${key}_${form}` : `${key}_other`;
+  const k = STRINGS[`${key}_${form}`] || FAMILY_STRINGS[`${key}_${form}`] ? `${key}_${form}` : `${key}_other`;
   return t(k, n, ...args);
 }
 
 export function t(key, ...args) {
-  const pair = STRINGS[key];
+  const pair = STRINGS[key] || FAMILY_STRINGS[key];
   let s = pair ? pair[lang() === "zh" ? 0 : 1] : key;
   args.forEach((a, i) => { s = s.replaceAll(`{${i}}`, String(a)); });
   return s;

@@ -1,5 +1,6 @@
 // The lobby: quick game against bots, create a room, join by code.
 import { applyI18n, langToggle, t, tn } from "./i18n.js";
+import { familyName, familyOf, presetName, presetText } from "./family.js";
 import { api, el, errorText, playerId, playerUrl, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
 
 const nameInput = document.getElementById("name");
@@ -11,19 +12,13 @@ function name() {
   return n || undefined;
 }
 
-// each family's presets, its default first (the server checks them: POST /api/rooms)
-const PRESETS = { tianjin: ["classic", "yiyou"], beijing: ["beijing", "beijing_a"], mcr: ["mcr"] };
-const PRESET_TEXT = {
-  classic: "preset_classic", yiyou: "preset_yiyou", beijing: "preset_beijing", beijing_a: "preset_beijing_a",
-  mcr: "preset_mcr",
-};
-
+// the chosen family's presets, its default first (the server checks them: POST /api/rooms)
 function fillPresets() {
-  const family = document.getElementById("family").value || "tianjin";
+  const presets = familyOf(document.getElementById("family").value).presets;
   const preset = document.getElementById("preset");
   const keep = preset.value;
-  preset.replaceChildren(...PRESETS[family].map((p) => el("option", { value: p, text: t(PRESET_TEXT[p]) })));
-  if (PRESETS[family].includes(keep)) preset.value = keep;
+  preset.replaceChildren(...presets.map((p) => el("option", { value: p, text: presetText(p) })));
+  if (presets.includes(keep)) preset.value = keep;
 }
 
 function fillSelects() {
@@ -117,7 +112,7 @@ document.getElementById("quick_family").addEventListener("change", (e) => {
   fillPresets();
 });
 const savedFamily = localStorage.getItem("tjmj.family");
-if (savedFamily && PRESETS[savedFamily]) {
+if (savedFamily && familyOf(savedFamily)) {
   document.getElementById("quick_family").value = savedFamily;
   document.getElementById("family").value = savedFamily;
 }
@@ -159,7 +154,7 @@ async function pollLobby() {
 }
 
 function gameWords(e) {
-  const rules = `${t(`family_${e.family}`)} · ${t(`preset_name_${e.preset}`)}`;
+  const rules = `${familyName(e.family)} · ${presetName(e.preset)}`;
   return e.custom ? `${rules}*` : rules;
 }
 

@@ -2,10 +2,10 @@
 // figures, the placements, the scoring elements, 铲/kongs/坐庄/拉庄, and the score over time as
 // an SVG line (built here, no library: the CSP allows no inline script or style).
 import { applyI18n, langToggle, t } from "./i18n.js";
+import { familyName, familyOf } from "./family.js";
 import { api, el, errorText, signedDelta } from "./render.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing", mcr: "family_mcr" };
 const name = decodeURIComponent(location.pathname.replace(/^\/player\//, ""));
 const id = new URLSearchParams(location.search).get("id") || "";
 let report = null;
@@ -100,7 +100,7 @@ function familySection(f) {
     lines.push(el("p", { "data-testid": "pull" }, el("strong", {}, t("ps_pull")), " ", t("ps_pull_line", sp.pulled, sp.pulls, signedDelta(sp.pulled_net))));
   }
   return el("section", { class: "card stats-family", "data-family": f.family, "data-testid": `family-${f.family}` },
-    el("h2", {}, t(FAMILY_NAMES[f.family] || f.family)),
+    el("h2", {}, familyOf(f.family) ? familyName(f.family) : t(f.family)),
     figures,
     el("h3", {}, t("ps_placements")), places,
     el("h3", {}, t("ps_plot")), plot(f.timeline),

@@ -334,3 +334,46 @@ export function errorText(message) {
   const hit = ERRORS.find(([re]) => re.test(text));
   return hit ? t(hit[1]) : t("err_other", text);
 }
+
+// ---- the settlement's win, shared by the families' win.js (tjmj/families/<name>/static/win.js) ----
+
+// The winning hand: the hand, the winning tile apart, the melds
+export function winHand(w, wilds) {
+  return el("div", { class: "winhand", role: "img", "aria-label": t("winning_hand_words", w.hand.map((x) => tileWords(x, { wild: wilds.includes(x) })).join(", "), tileWords(w.tile)) },
+    ...sortTiles(w.hand).map((x) => tileImg(x, { size: "md", wild: wilds.includes(x), decorative: true })),
+    el("span", { class: "gap" }), tileImg(w.tile, { size: "md", wild: wilds.includes(w.tile), cls: "winning", decorative: true }),
+    el("span", { class: "gap" }), ...w.melds.map((m) => meldEl(m, wilds, "sm")));
+}
+
+// The winning arrangement: each group with what each of its tiles plays (a wild's role shown)
+export function arrangementEl(arr, wilds) {
+  if (!arr || !arr.groups) return null;
+  return el("div", { class: "arr", role: "list", "aria-label": t("arrangement") }, arr.groups.map((g) => {
+    const tiles = g.tiles.map((x, i) => {
+      const wild = g.wild ? !!g.wild[i] : wilds.includes(x);
+      return tileImg(x, { size: "sm", wild, cls: g.winning === i ? "winning" : "", decorative: true });
+    });
+    const plays = g.tiles.map((x, i) => {
+      const wild = g.wild ? !!g.wild[i] : false;
+      return wild && g.plays && g.plays[i] ? `${tileName(x)}=${tileName(g.plays[i])}` : null;
+    }).filter(Boolean);
+    const words = g.tiles.map((x, i) => {
+      const wild = g.wild ? !!g.wild[i] : false;
+      return wild && g.plays ? t("wild_plays", tileWords(x, { wild: true }), tileWords(g.plays[i])) : tileWords(x);
+    }).join(", ");
+    return el("div", { class: "group", role: "listitem", "aria-label": `${t(`group_${g.kind}`)}: ${words}` },
+      el("span", { class: "gtiles", "aria-hidden": "true" }, tiles),
+      el("span", { class: "gkind", "aria-hidden": "true" }, t(`group_${g.kind}`)),
+      plays.length ? el("span", { class: "plays", "aria-hidden": "true" }, plays.join(" ")) : null);
+  }));
+}
+
+// An element's name in the chosen language (the code is no help to a player)
+export function elementRows(elements) {
+  return el("table", { class: "elements" },
+    el("caption", { class: "sr-only" }, t("elements")),
+    el("tr", {}, el("th", { scope: "col" }, t("elements")), el("th", { scope: "col" }, t("element_value"))),
+    elements.map((e) => el("tr", { class: e.counts === false ? "muted" : "" },
+      el("td", {}, lang() === "zh" ? e.chinese : `${e.english} (${e.chinese})`),
+      el("td", { class: "num" }, lang() === "zh" && e.value_zh ? e.value_zh : e.value))));
+}

@@ -6,6 +6,7 @@
 // the winner's hand with the winning tile apart, and each seat's change of score — also in Beijing,
 // where the next deal comes in the same frame as the end of a hand.
 import { applyI18n, langToggle, t, tn } from "./i18n.js";
+import { DEFAULT_FAMILY, capsOf, familyName, familyOf, presetName } from "./family.js";
 import {
   api, diceText, discardsEl, el, errorText, eventText, flowersEl, meldEl, playerName, seatLabel, signedDelta, sortTiles,
   tileImg, windOf, windTile, windWord, winName,
@@ -16,17 +17,12 @@ const $ = (id) => document.getElementById(id);
 let steps = [];
 let names = ["", "", "", ""]; // as the server stored them
 let kinds = [null, null, null, null]; // "human" or "bot" per seat, when the match says
-let family = "tianjin"; // the match's rule family (start_game's rules)
+let family = DEFAULT_FAMILY.name; // the match's rule family (start_game's rules)
 let preset = "";
 let failed = "";
 let i = 0;
 let timer = null;
 
-const PRESET_NAMES = {
-  classic: "preset_name_classic", yiyou: "preset_name_yiyou", beijing: "preset_name_beijing", beijing_a: "preset_name_beijing_a",
-  mcr: "preset_name_mcr",
-};
-const FAMILY_NAMES = { tianjin: "family_tianjin", beijing: "family_beijing", mcr: "family_mcr" };
 const REASONS = {
   win: "reason_win", kong: "reason_kong", chan: "reason_chan", penalty: "reason_penalty", shaozhuang: "reason_shaozhuang",
 };
@@ -199,14 +195,15 @@ function settlementEl(step, shown) {
 function centerEl(step, shown) {
   const s = step.state;
   const center = [];
-  const bj = family === "beijing";
+  const c = capsOf(family); // what this family's table shows (its `webpage` part)
+  const labels = c.indicatorLabels || ["indicator", "wilds"];
   const info = [];
   if (s.indicator) {
-    info.push(el("div", { class: "rp-indicator" }, el("span", { class: "rp-lbl" }, t(bj ? "indicator_bj" : "indicator")),
-      tileImg(s.indicator, { size: "sm" }), el("span", { class: "rp-lbl" }, t(bj ? "wild_bj" : "wilds")),
+    info.push(el("div", { class: "rp-indicator" }, el("span", { class: "rp-lbl" }, t(labels[0])),
+      tileImg(s.indicator, { size: "sm" }), el("span", { class: "rp-lbl" }, t(labels[1])),
       (s.wilds || []).map((w) => tileImg(w, { size: "sm", wild: true }))));
   }
-  if (bj && s.seats) info.push(el("div", { class: "rp-wall" }, tn("reserve_line", s.wall_left, s.reserve)));
+  if (c.reserve && s.seats) info.push(el("div", { class: "rp-wall" }, tn("reserve_line", s.wall_left, s.reserve)));
   else if (s.seats) info.push(el("div", { class: "rp-wall" }, tn("tiles_left_n", s.wall_left)));
   if (s.dice) info.push(el("div", { class: "rp-dice", title: t("dice") }, diceText(s.dice)));
   if (s.prevalent_wind) { // MCR M1: the prevalent wind of the hand
@@ -214,8 +211,8 @@ function centerEl(step, shown) {
       tileImg(windTile(s.prevalent_wind), { size: "sm", decorative: true }), el("span", { class: "sr-only" }, windWord(s.prevalent_wind))));
   }
   const marks = [];
-  if (bj && s.upstairs) marks.push(el("span", { class: "rp-mark upstairs" }, t("upstairs_mark")));
-  if (bj && s.shaozhuang) marks.push(el("span", { class: "rp-mark shaozhuang" }, t("shaozhuang_mark", s.shaozhuang)));
+  if (c.upstairsMarks && s.upstairs) marks.push(el("span", { class: "rp-mark upstairs" }, t("upstairs_mark")));
+  if (c.upstairsMarks && s.shaozhuang) marks.push(el("span", { class: "rp-mark shaozhuang" }, t("shaozhuang_mark", s.shaozhuang)));
   if (marks.length) info.push(el("div", { class: "rp-marks" }, marks));
   center.push(el("div", { class: "rp-info" }, info));
   const texts = step.events.map((e) => eventText(e, shown, -1, true)).filter(Boolean);
@@ -244,8 +241,8 @@ function render() {
   const step = steps[i];
   const s = step.state;
   const shown = shownNames();
-  const fam = t(FAMILY_NAMES[family] || "family_tianjin");
-  const pre = PRESET_NAMES[preset] ? t(PRESET_NAMES[preset]) : preset;
+  const fam = familyName(familyOf(family) ? family : DEFAULT_FAMILY.name);
+  const pre = presetName(preset);
   $("title").textContent = `${t("replay_title", matchId)} · ${fam}${pre ? ` · ${pre}` : ""}`;
   document.title = `${t("replay_title", matchId)} — ${t("title")}`;
   const dealer = s.dealer !== undefined ? ` · ${t("dealer")} ${seatLabel(s.dealer, shown)}` : "";
@@ -342,7 +339,7 @@ applyI18n();
     const players = (d.match && d.match.players) || [];
     kinds = [0, 1, 2, 3].map((seat) => { const p = players.find((x) => x.seat === seat); return p ? p.kind : null; });
     const rules = (d.match && d.match.rules) || {};
-    family = rules.family || "tianjin";
+    family = rules.family || DEFAULT_FAMILY.name;
     preset = rules.preset || "";
     if (!steps.length) failed = "unavailable";
     const q = new URLSearchParams(location.search);

@@ -6,7 +6,9 @@ import {
   saveSeat, playerId, playerName, savedName, seatLabel, signed, sortTiles, tileImg, tileName, tileWords, toast, windOf, windTile,
   windWord,
 } from "./render.js";
+import { DEFAULT_FAMILY, capsOf, familyName, presetName } from "./family.js";
 import { sound } from "./sound.js";
+import { WINS } from "./wins.js";
 
 const room = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -292,34 +294,23 @@ function maybeAnnounceTurn() {
 
 // ---- rendering -----------------------------------------------------------------------------
 
-// the rule family of the table: "tianjin", "beijing" or "mcr" (each has its own phases, buttons and
-// settlement); the actions themselves (chi, 和 on a discard, kongs…) come from the server, so one code
-// path draws every family's buttons
+// the rule family of the table (each has its own phases, buttons and settlement; the default family
+// until the server says); the actions themselves (chi, 和 on a discard, kongs…) come from the server,
+// so one code path draws every family's buttons
 function family() {
   if (state && state.rules && state.rules.family) return state.rules.family;
-  return info && info.rules && info.rules.family ? info.rules.family : "tianjin";
+  return info && info.rules && info.rules.family ? info.rules.family : DEFAULT_FAMILY.name;
 }
 
-// What the table shows differently per family. wildCostsWin: discarding a wild makes one 小相公 (R2),
-// so it asks first; indicatorLabels: the names of the indicator box (none: the family has no
-// wilds); reserve: the tiles before 荒牌 and the reserve (B1); bjMarks: 上楼 and 烧庄 (B6); passedWin:
-// the 过手 lock (B4); winds: 圈风 and 门风 (MCR M1); flowers: the flowers laid aside (MCR M1).
-const CAPS = {
-  tianjin: { wildCostsWin: true, indicatorLabels: ["indicator", "wilds"] },
-  beijing: { indicatorLabels: ["indicator_bj", "wild_bj"], reserve: true, bjMarks: true, passedWin: true },
-  mcr: { winds: true, flowers: true },
-};
-
-function caps() { return CAPS[family()] || CAPS.tianjin; }
-
-function presetName(p) {
-  const key = `preset_name_${p}`;
-  const text = t(key);
-  return text === key ? p : text;
-}
+// What the table shows differently per family, as the family declares it (its `webpage` part's CAPS,
+// sent in registry.js). wildCostsWin: discarding a wild makes one 小相公 (R2), so it asks first;
+// indicatorLabels: the names of the indicator box (none: the family has no wilds); reserve: the
+// tiles before 荒牌 and the reserve (B1); upstairsMarks: 上楼 and 烧庄 (B6); passedWin: the 过手 lock
+// (B4); winds: 圈风 and 门风 (MCR M1); flowers: the flowers laid aside (MCR M1).
+function caps() { return capsOf(family()); }
 
 function rulesName(r) {
-  return `${t(`family_${r.family || "tianjin"}`)} · ${presetName(r.preset)}`;
+  return `${familyName(r.family)} · ${presetName(r.preset)}`;
 }
 
 function me() {
@@ -330,8 +321,8 @@ function render() {
   $("roomcode").replaceChildren(el("span", { class: "lbl" }, `${t("room")} `), room);
   const brand = document.querySelector(".brand [data-i18n]"); // the table's game: 天津麻将 or 北京麻将
   if (brand && (state || info)) {
-    brand.textContent = t(`family_${family()}`);
-    document.title = `${t(`family_${family()}`)} — ${room}`;
+    brand.textContent = familyName(family());
+    document.title = `${familyName(family())} — ${room}`;
   }
   $("guide-link").href = `/guide/${family()}?lang=${lang()}`; // the menu's "how to play": this table's game
   const playing = state && info && info.status !== "waiting";
@@ -586,7 +577,7 @@ function renderCenter() {
     parts.push(el("div", { class: "wall" }, t("wall_left", o.wall_left)));
     parts.push(dice());
   }
-  if (c.bjMarks && !over()) { // B6: 上楼 doubles every payment; 烧庄 makes the dealer pay each other player
+  if (c.upstairsMarks && !over()) { // B6: 上楼 doubles every payment; 烧庄 makes the dealer pay each other player
     const marks = [];
     if (o.upstairs) marks.push(el("span", { class: "mark upstairs", title: t("upstairs_title") }, t("upstairs_mark")));
     if (o.shaozhuang) marks.push(el("span", { class: "mark shaozhuang", title: t("shaozhuang_title") }, t("shaozhuang_mark", o.shaozhuang)));
@@ -983,36 +974,6 @@ const REASON = {
   win: "reason_win", kong: "reason_kong", chan: "reason_chan", penalty: "reason_penalty", shaozhuang: "reason_shaozhuang",
 };
 
-function winHand(w, wilds) {
-  return el("div", { class: "winhand", role: "img", "aria-label": t("winning_hand_words", w.hand.map((x) => tileWords(x, { wild: wilds.includes(x) })).join(", "), tileWords(w.tile)) },
-    ...sortTiles(w.hand).map((x) => tileImg(x, { size: "md", wild: wilds.includes(x), decorative: true })),
-    el("span", { class: "gap" }), tileImg(w.tile, { size: "md", wild: wilds.includes(w.tile), cls: "winning", decorative: true }),
-    el("span", { class: "gap" }), ...w.melds.map((m) => meldEl(m, wilds, "sm")));
-}
-
-// The winning arrangement: each group with what each of its tiles plays (a wild's role shown)
-function arrangementEl(arr, wilds) {
-  if (!arr || !arr.groups) return null;
-  return el("div", { class: "arr", role: "list", "aria-label": t("arrangement") }, arr.groups.map((g) => {
-    const tiles = g.tiles.map((x, i) => {
-      const wild = g.wild ? !!g.wild[i] : wilds.includes(x);
-      return tileImg(x, { size: "sm", wild, cls: g.winning === i ? "winning" : "", decorative: true });
-    });
-    const plays = g.tiles.map((x, i) => {
-      const wild = g.wild ? !!g.wild[i] : false;
-      return wild && g.plays && g.plays[i] ? `${tileName(x)}=${tileName(g.plays[i])}` : null;
-    }).filter(Boolean);
-    const words = g.tiles.map((x, i) => {
-      const wild = g.wild ? !!g.wild[i] : false;
-      return wild && g.plays ? t("wild_plays", tileWords(x, { wild: true }), tileWords(g.plays[i])) : tileWords(x);
-    }).join(", ");
-    return el("div", { class: "group", role: "listitem", "aria-label": `${t(`group_${g.kind}`)}: ${words}` },
-      el("span", { class: "gtiles", "aria-hidden": "true" }, tiles),
-      el("span", { class: "gkind", "aria-hidden": "true" }, t(`group_${g.kind}`)),
-      plays.length ? el("span", { class: "plays", "aria-hidden": "true" }, plays.join(" ")) : null);
-  }));
-}
-
 // Every seat's hand face up (the engine reveals them once the hand is over)
 function handsUp(s) {
   if (!s.hands) return null;
@@ -1026,16 +987,6 @@ function handsUp(s) {
       ...(h.melds || []).map((m) => meldEl(m, wilds, "xs")),
       flowersEl(h.flowers, "xs", t("flowers_of", seatLabel(x, s.names))));
   }));
-}
-
-// An element's name in the chosen language (the code is no help to a player)
-function elementRows(elements) {
-  return el("table", { class: "elements" },
-    el("caption", { class: "sr-only" }, t("elements")),
-    el("tr", {}, el("th", { scope: "col" }, t("elements")), el("th", { scope: "col" }, t("element_value"))),
-    elements.map((e) => el("tr", { class: e.counts === false ? "muted" : "" },
-      el("td", {}, lang() === "zh" ? e.chinese : `${e.english} (${e.chinese})`),
-      el("td", { class: "num" }, lang() === "zh" && e.value_zh ? e.value_zh : e.value))));
 }
 
 function whyText(p) {
@@ -1059,78 +1010,6 @@ function paymentsTable(s) {
         el("td", { class: "why", colspan: "4" }, el("span", { class: "sr-only" }, `${t("how")}${lang() === "zh" ? "：" : ": "}`), whyText(p)))]));
 }
 
-// A Beijing hand (B5, B6): who won and how, each element and how they make the value, then each
-// payment with its factors (点炮 ×2, 上楼 ×2, 包三家, 抢杠, 互包, 混儿悠, 烧庄).
-function beijingWin(s, parts) {
-  const names = s.names;
-  const wilds = s.wilds || [];
-  const w = s.win;
-  const who = seatLabel(w.seat, names);
-  const from = w.from !== null && w.from !== undefined ? seatLabel(w.from, names) : "";
-  const line = w.hungang ? t("win_hungang", who) : w.rob_kong ? t("win_rob", who, from)
-    : from ? t("win_discard", who, from) : w.hunyou ? t("win_hunyou", who) : t("winner_is", who);
-  parts.push(el("div", { class: "winline" }, line,
-    w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null,
-    w.last_tile ? el("span", { class: "tag" }, t("last_tile")) : null));
-  parts.push(winHand(w, wilds));
-  parts.push(arrangementEl(w.arrangement, wilds));
-  parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("value_n", w.value)}`));
-  parts.push(elementRows(w.elements));
-  parts.push(el("div", { class: "formula" },
-    el("div", { class: "muted small" }, `${t("value_how")} (${t(w.scoring === "add" ? "value_column_a" : "value_column_b")})`),
-    el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
-}
-
-// An MCR hand (M3, M4): who won and how, the hand and its arrangement, each fan with its value and
-// count (花牌 last: not part of the 8 fan a win needs), the flowers and the total.
-function mcrWin(s, parts) {
-  const names = s.names;
-  const w = s.win;
-  const who = seatLabel(w.seat, names);
-  const from = w.from !== null && w.from !== undefined ? seatLabel(w.from, names) : "";
-  const line = w.rob_kong ? t("win_rob", who, from) : from ? t("win_discard", who, from) : t("winner_is", who);
-  parts.push(el("div", { class: "winline" }, line));
-  parts.push(winHand(w, []));
-  const flowers = s.flowers && s.flowers[w.seat];
-  if (flowers && flowers.length) {
-    parts.push(el("div", { class: "winflowers" }, el("span", { class: "muted small" }, `${t("flowers")}:`),
-      flowersEl(flowers, "sm", t("flowers_of", who))));
-  }
-  parts.push(arrangementEl(w.arrangement, []));
-  const zh = lang() === "zh";
-  const name = zh ? w.name : w.fans.map((f) => f.english + (f.count > 1 ? ` ×${f.count}` : "")).join(", ");
-  parts.push(el("div", { class: "combo" }, el("strong", {}, name), ` · ${t("fan_n", w.total)}`));
-  parts.push(el("table", { class: "elements fans" },
-    el("caption", { class: "sr-only" }, t("fans")),
-    el("tr", {}, el("th", { scope: "col" }, t("fans")), el("th", { scope: "col" }, t("fan_value"))),
-    w.fans.map((f) => el("tr", { class: f.flower ? "flower" : "" },
-      el("td", {}, zh ? f.chinese : [`${f.english} (`, el("span", { lang: "zh-CN" }, f.chinese), ")"]),
-      el("td", { class: "num" }, f.count > 1 ? `${f.fan} × ${f.count} = ${f.total}` : String(f.fan))))));
-  parts.push(el("div", { class: "formula" },
-    el("div", { class: "muted small" }, t("fan_how", w.min_fan)),
-    el("div", { class: "formula-line" }, zh ? w.formula : w.formula_en)));
-}
-
-function tianjinWin(s, parts) {
-  const w = s.win;
-  const wilds = s.wilds || [];
-  parts.push(el("div", { class: "winline" }, t("winner_is", seatLabel(w.seat, s.names)),
-    w.kong_draw ? el("span", { class: "tag" }, t("kong_draw")) : null, w.tianhu ? el("span", { class: "tag" }, t("tianhu")) : null));
-  parts.push(winHand(w, wilds));
-  parts.push(arrangementEl(w.arrangement, wilds));
-  parts.push(el("div", { class: "combo" }, el("strong", {}, w.name), ` · ${t("fan_n", w.fan)}`));
-  if (w.elements && w.elements.length) parts.push(elementRows(w.elements));
-  if (w.formula || w.formula_en) { // the core values added, then ×2 per doubling (R5.2)
-    parts.push(el("div", { class: "formula" }, el("div", { class: "muted small" }, t("fan_how_tianjin")),
-      el("div", { class: "formula-line" }, lang() === "zh" ? w.formula : w.formula_en)));
-  }
-  // 坐庄/拉庄: the stakes of this hand, which multiply its payments (R7)
-  const stakes = [];
-  if (s.sit) stakes.push(t("stake_sit", seatLabel(s.dealer, s.names)));
-  (s.pulls || []).forEach((n, x) => { if (n) stakes.push(t("stake_pull", seatLabel(x, s.names), 2 ** n)); });
-  if (stakes.length) parts.push(el("p", { class: "note" }, stakes.join(" · ")));
-}
-
 function showSettlement() {
   const s = settlement;
   if (!s) return;
@@ -1144,9 +1023,7 @@ function showSettlement() {
     parts.push(el("p", { class: "note" }, t("settle_winds", windWord(s.prevalent_wind), seatLabel(s.dealer, names))));
   }
   if (s.win) {
-    if (s.family === "beijing") beijingWin(s, parts);
-    else if (s.family === "mcr") mcrWin(s, parts);
-    else tianjinWin(s, parts);
+    (WINS[s.family] || WINS[DEFAULT_FAMILY.name])(s, parts); // the family's own win.js (B5, M3, R5)
   } else {
     parts.push(el("div", { class: "winline" }, t("drawn_hand")));
     if (s.upstairs_next) parts.push(el("p", { class: "note" }, t("settle_upstairs_next")));
