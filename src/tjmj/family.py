@@ -15,6 +15,8 @@ accessor                  module         what clients ask of it
 ``match_type``            ``game``       ``MATCH``: the family's ``Match`` subclass
 ``calculator``            ``calculator`` the score / waits / advise answers of the CLI and batch
 ``webview``               ``webview``    the web table's settlement explanation and hints
+``webpage``               ``webpage``    what the pages show: its strings in both languages, the
+                                         table's capabilities (``CAPS``); ``static/win.js`` its win
 ``termview``              ``termview``   the terminal table's lines for this family
 ``bots``                  ``bots``       the family's bot play (baseline, strong), by name
 ``records``               ``records``    record fields, re-scoring a ``hora``, summaries, stats
@@ -111,6 +113,10 @@ class Family:
     @property
     def webview(self) -> Any:
         return self.part("webview")
+
+    @property
+    def webpage(self) -> Any:
+        return self.part("webpage")
 
     @property
     def termview(self) -> Any:
