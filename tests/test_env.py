@@ -14,19 +14,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 
-import tjmj.env.beijing
-import tjmj.env.mcr
-import tjmj.env.tianjin
+import tjmj.families.beijing.env
+import tjmj.families.mcr.env
+import tjmj.families.tianjin.env
 from tjmj.env import ACTION_SIZE, aec_env, gym_env, parallel_env, raw_env
 from tjmj.env.codec import ACTIONS, Encoder, action_index, action_mask, decode_action, encode_observation, fields
 from tjmj.game import Action, IllegalAction, Match
 from tjmj.rules import Rules
 
-FAMILY_MODULES = [tjmj.env.tianjin, tjmj.env.beijing, tjmj.env.mcr]
+FAMILY_MODULES = [tjmj.families.tianjin.env, tjmj.families.beijing.env, tjmj.families.mcr.env]
 PRESETS = ["classic", "yiyou", "beijing", "beijing_a", "mcr"]
 
 
-@pytest.mark.parametrize("mod", FAMILY_MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
+@pytest.mark.parametrize("mod", FAMILY_MODULES, ids=lambda m: m.__name__.rsplit(".", 2)[1])
 def test_pettingzoo_api_seed_and_max_cycles_tests_pass(mod):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the checks' advice on Dict observations, not failures

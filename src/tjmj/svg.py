@@ -7,8 +7,9 @@ string, deterministic (the same input gives the same bytes), valid XML, with a `
 * :func:`tile` — one tile: face, back, wild badge 混, what the wild plays, highlight, sideways.
 * :func:`tiles` — a row of tiles (a hand), wilds marked, the drawn tile optionally set apart.
 * :func:`hand` — concealed tiles, the drawn tile apart, then the exposed melds as at a table.
-* :func:`arrangement` — the groups of an :class:`~tjmj.families.tianjin.elements.Arrangement`, wilds labelled with
-  what they play, the winning tile highlighted, the 龙 groups underlined.
+* :func:`arrangement` — the groups of an :class:`~tjmj.families.tianjin.elements.Arrangement` (the
+  default family's, :func:`tjmj.families.default`: its part ``elements`` defines ``Arrangement``),
+  wilds labelled with what they play, the winning tile highlighted, the 龙 groups underlined.
 * :func:`sprite` — every face (the 34 kinds and MCR's eight flowers), the back and the wild badge
   as ``<symbol>``s of one document, so a page loads all its tiles with one request
   (``<use href="#t-5m"/>``).
@@ -27,10 +28,9 @@ import math
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
-from .families.tianjin.elements import Arrangement
 from .hand import Group
 from .meld import MeldType, melds_of
 from .tiles import FLOWER_TEXT, NUM_KINDS, TILE_TEXT, Flower, Tile, TileError, format_tiles, parse_tiles
@@ -555,15 +555,35 @@ def hand(concealed: object, draw: object = None, melds: object = (), *, wilds: o
     return _render_row(row, scale, title or "no tiles", "tjmj-hand")
 
 
-def arrangement(arr: Arrangement, *, size: float = 48) -> str:
+class ArrangementLike(Protocol):
+    """What :func:`arrangement` reads of an arrangement."""
+
+    @property
+    def groups(self) -> tuple[Group, ...]: ...
+
+    @property
+    def dragon(self) -> tuple[int, int, int] | None: ...
+
+
+def _arrangement_type() -> type[Any]:
+    """The arrangement type :func:`arrangement` draws: the default family's (late: the drawing of
+    tiles alone needs no family)."""
+    from . import families
+
+    cls: type[Any] = families.default().part("elements").Arrangement
+    return cls
+
+
+def arrangement(arr: ArrangementLike, *, size: float = 48) -> str:
     """The groups of an arrangement (:attr:`tjmj.families.tianjin.score.ScoreResult.arrangement`) side by side.
 
     Wild tiles carry the 混 badge and a label with the kind they play; the winning tile is
     outlined (class ``winning``); the three groups of a 龙 are underlined in red.  Exposed melds
     are drawn as in :func:`hand`.  The title is ``str(arr)``.
     """
-    if not isinstance(arr, Arrangement):
-        raise TypeError(f"arrangement() needs a tjmj.families.tianjin.elements.Arrangement, got {type(arr).__name__}")
+    cls = _arrangement_type()
+    if not isinstance(arr, cls):
+        raise TypeError(f"arrangement() needs a {cls.__module__}.{cls.__qualname__}, got {type(arr).__name__}")
     scale = _scale(size)
     row: _Row = []
     for gi, g in enumerate(arr.groups):
@@ -610,7 +630,12 @@ def sprite() -> str:
 
 def render_sample(path: str | Path) -> Path:
     """Write an HTML page with all 34 tiles, the tile variants and sample hands; return its path."""
-    from .families.tianjin.score import score  # late: only the sample needs the scorer
+    from . import families  # late: only the sample needs a family
+
+    default = families.default()
+    score = default.part("score").score  # the default family's scorer explains the sample wins
+    # the families whose rules deal the flowers, named after them
+    with_flowers = ", ".join(f.short for f in families.all_families() if getattr(f.default_rules, "flowers", False))
 
     def section(name: str, items: Iterable[str]) -> str:
         return f"<h2>{html.escape(name)}</h2><div class=\"row\">{''.join(items)}</div>"
@@ -619,7 +644,7 @@ def render_sample(path: str | Path) -> Path:
     for suit, name in zip("mpsz", ("万 characters", "饼 dots", "条 bamboo", "字 honours"), strict=True):
         n = 7 if suit == "z" else 9
         parts.append(section(name, (tile(f"{i}{suit}", size=56) for i in range(1, n + 1))))
-    parts.append(section("花 flowers (MCR)", (tile(f, size=56) for f in FLOWER_TEXT)))
+    parts.append(section(f"花 flowers ({with_flowers})", (tile(f, size=56) for f in FLOWER_TEXT)))
     parts.append(section("wild, wild playing 7m, highlighted, back, sideways, sideways wild", [
         tile("5z", size=56, wild=True), tile("6z", size=56, wild=True, plays="7m"), tile("9m", size=56, highlight=True),
         tile(None, size=56, back=True), tile("3p", size=56, rotated=True),

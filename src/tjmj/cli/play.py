@@ -20,6 +20,7 @@ from typing import Any
 
 import click
 
+from .. import families
 from ..rules import PRESETS, Rules, RulesError
 from .common import CliError, check_output_file, check_outside_bots, parse_overrides
 
@@ -63,9 +64,18 @@ def parse_bots(text: str) -> tuple[str, str, str]:
     return full[0], full[1], full[2]
 
 
+def presets_help() -> str:
+    """``--rules``'s help: every family's presets, named after the family where it has several."""
+    parts = []
+    for fam in families.all_families():
+        names = ", ".join(fam.presets)
+        parts.append(f"{names} ({fam.short})" if len(fam.presets) > 1 else names)
+    return f"Rule preset (see `tjmj rules`): {', '.join(parts)}."
+
+
 @click.command("play")
-@click.option("--rules", "preset", default="classic", show_default=True, metavar="PRESET",
-              help="Rule preset (see `tjmj rules`): classic, yiyou (Tianjin), beijing, beijing_a (Beijing), mcr.")
+@click.option("--rules", "preset", default=families.default().default_preset, show_default=True, metavar="PRESET",
+              help=presets_help())
 @click.option("--bots", default="baseline", show_default=True, metavar="KIND[,KIND,KIND]",
               help="The bots of the three other seats: random, greedy, baseline, strong, with options if any "
                    "(strong(revive=0)), or cmd:COMMAND.")

@@ -14,6 +14,10 @@ import click
 
 __all__ = ["serve"]
 
+# the program's name as the start-up line says it: its pip package's ("Tianjin mahjong"), which is
+# the project's name, not a rule family's (the server plays every family)
+PROGRAM = "tianjin-mahjong".replace("-", " ").capitalize()
+
 
 def _one_line(e: BaseException) -> str:
     """An exception as one line: SQLAlchemy appends a 'Background on this error' line."""
@@ -85,7 +89,7 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
 
     def ready() -> None:
-        click.echo(f"Tianjin mahjong at http://{shown}:{port}")
+        click.echo(f"{PROGRAM} at http://{shown}:{port}")
         click.echo(f"Database: {store!r}")
         sys.stdout.flush()
 

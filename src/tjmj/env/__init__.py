@@ -6,8 +6,10 @@
 * :mod:`tjmj.env.codec` — the fixed action space (``ACTION_SIZE`` integers) and the observation
   vector (``OBS_SIZE`` floats), with ``fields()`` to read a vector by name.
 
-``tjmj.env.tianjin``, ``tjmj.env.beijing`` and ``tjmj.env.mcr`` give each family PettingZoo's
-module form (``env()``, ``raw_env()``, ``parallel_env()``).  Needs the ``env`` extra
+Each family's ``env`` part gives it PettingZoo's module form (``env()``, ``raw_env()``,
+``parallel_env()``, with its default preset): ``tjmj.families.tianjin.env``,
+``tjmj.families.beijing.env``, ``tjmj.families.mcr.env``.  A ``rules`` of None (the default) is the
+default family's default preset.  Needs the ``env`` extra
 (``pip install 'tianjin-mahjong[env]'``: numpy, gymnasium, pettingzoo).
 """
 
@@ -34,19 +36,19 @@ __all__ = ["ACTION_SIZE", "OBS_SIZE", "MahjongAEC", "MahjongParallel", "SingleSe
            "encode_observation", "fields"]
 
 
-def raw_env(rules: str | Rules = "classic", **options: Any) -> MahjongAEC:
+def raw_env(rules: str | Rules | None = None, **options: Any) -> MahjongAEC:
     """The AEC environment without PettingZoo's checking wrappers."""
     return MahjongAEC(rules, **options)
 
 
-def aec_env(rules: str | Rules = "classic", **options: Any) -> Any:
+def aec_env(rules: str | Rules | None = None, **options: Any) -> Any:
     """The AEC environment in PettingZoo's order-enforcing wrapper (steps out of turn are errors)."""
     return wrappers.OrderEnforcingWrapper(MahjongAEC(rules, **options))
 
 
-def parallel_env(rules: str | Rules = "classic", **options: Any) -> MahjongParallel:
+def parallel_env(rules: str | Rules | None = None, **options: Any) -> MahjongParallel:
     return MahjongParallel(rules, **options)
 
 
-def gym_env(rules: str | Rules = "classic", **options: Any) -> SingleSeatEnv:
+def gym_env(rules: str | Rules | None = None, **options: Any) -> SingleSeatEnv:
     return SingleSeatEnv(rules, **options)

@@ -15,6 +15,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from .. import families
 from ..game import Action, IllegalAction, Match
 from ..rules import Rules
 from .codec import (
@@ -60,8 +61,11 @@ def action_space() -> gymnasium.spaces.Discrete:
     return gymnasium.spaces.Discrete(ACTION_SIZE)
 
 
-def make_rules(rules: str | Rules, hands: int | None) -> Rules:
-    """A preset name or rules, with the match cut to ``hands`` hands when given."""
+def make_rules(rules: str | Rules | None, hands: int | None) -> Rules:
+    """A preset name or rules (None: the default family's default preset), with the match cut to
+    ``hands`` hands when given."""
+    if rules is None:
+        rules = families.default().default_preset
     r = Rules.preset(rules) if isinstance(rules, str) else rules
     return r.replace(match_hands=hands) if hands is not None else r
 
@@ -120,7 +124,7 @@ class MahjongAEC(AECEnv[str, dict[str, np.ndarray], int]):
 
     metadata = {"name": "tjmj_v0", "render_modes": ["ansi", "human"], "is_parallelizable": True}
 
-    def __init__(self, rules: str | Rules = "classic", *, hands: int | None = None, reward: str = "hand",
+    def __init__(self, rules: str | Rules | None = None, *, hands: int | None = None, reward: str = "hand",
                  illegal: str = "default", max_cycles: int | None = None, raw_obs: bool = True,
                  render_mode: str | None = None) -> None:
         super().__init__()

@@ -9,6 +9,24 @@ many states of every family, so the fast path cannot show a seat anything its ob
 
 Seats in the vector are relative to the observing seat: 0 = itself, 1 = the next seat in play
 order (its right, 下家), 2 = opposite (对家), 3 = the previous seat (上家).
+
+What only one family has (Tianjin's 坐庄 and 拉庄, Beijing's 混儿悠, MCR's winds …) the encoder asks
+the family's ``env`` part (``tjmj.families.<name>.env``, :attr:`tjmj.family.Family.env`), which
+writes those fields itself at the offsets of :data:`OFFSETS`.  The part defines:
+
+* ``seat_flags(seat_state, shown)`` or ``None``: a seat's own flags (``seat_state`` is
+  ``match.seats[s]``) into every kept vector that shows it; ``shown`` is ``((vector, the seat
+  relative to that vector's viewer), …)``.  Called whenever the seat's state may have changed.
+* ``moment_fields(match, seat, vector)`` or ``None``: the fields of the moment at the table (the
+  turn, a claim window, a rob window), written on every call.
+* ``fixed_fields(match, seat, vector, at_table)``: the fields that do not change while a hand is
+  played; ``at_table`` is false before the deal (坐庄/拉庄) and after the match.  A family with
+  wilds calls :func:`mark_wilds` there when ``at_table``.
+* ``env()``, ``raw_env()``, ``parallel_env()``: PettingZoo's module form with the family's default
+  preset (``rules=`` for another), e.g. ``tjmj.families.tianjin.env.env()`` (docs/env.md).
+
+``None`` rather than a function that does nothing: the encoder skips the call (it runs at every
+decision).
 """
 
 from __future__ import annotations
@@ -20,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import families
 from .. import game as _game
 from ..game import Action, Match
 from ..meld import MeldType
@@ -28,6 +47,7 @@ from ..tiles import NUM_KINDS, TILE_TEXT, TILES
 __all__ = [
     "ACTION_SIZE", "ACTIONS", "OBS_FIELDS", "OBS_SIZE", "MAX_DISCARDS", "PHASES",
     "action_index", "decode_action", "action_mask", "mark_legal", "encode_observation", "Encoder", "fields",
+    "mark_wilds", "OFFSETS", "SEATS",
 ]
 
 SEATS = 4
@@ -310,7 +330,10 @@ class Encoder:
 
     def __init__(self, match: Match) -> None:
         self.m = match
-        self._family = match.rules.family
+        part = families.get(match.rules.family).env  # the family's own fields (the module docstring)
+        self._seat_flags = part.seat_flags
+        self._moment_fields = part.moment_fields
+        self._fixed_fields = part.fixed_fields
         self._hand = -1  # the hand the kept vectors are of
         self._events = -1  # len(match.events) when they were last brought up to date
         self._zeros = array("f", bytes(4 * OBS_SIZE))
@@ -398,14 +421,9 @@ class Encoder:
         """Seat ``s``'s hand size and family flags."""
         st = self.m.seats[s]
         self._sizes[s] = self._sizes[s + SEATS] = len(st.hand)
-        fam = self._family
-        if fam == "tianjin":
-            for view, r in self._shown[s]:
-                view[_XXG + r] = st.xiaoxianggong  # type: ignore[attr-defined]
-        elif fam == "beijing":
-            for view, r in self._shown[s]:
-                view[_HUNYOU + r] = st.hunyou  # type: ignore[attr-defined]
-                view[_CLAIMS + r] = st.claims  # type: ignore[attr-defined]
+        flags = self._seat_flags
+        if flags is not None:
+            flags(st, self._shown[s])
 
     def _meld_block(self, s: int) -> None:
         """Seat ``s``'s melds in order: type code and lowest kind + 1."""
@@ -475,10 +493,9 @@ class Encoder:
             if m.pending is not None:
                 v[_CLAIMABLE + m.pending[1]] = 1
             v[_WALL] = m._wall_left()
-            if self._family == "beijing":
-                v[_RESERVE] = m.reserve()  # type: ignore[attr-defined]
-                v[_SHAO] = m.shaozhuang  # type: ignore[attr-defined]
-                v[_PASSED] = m.seats[seat].passed_win  # type: ignore[attr-defined]
+            moment = self._moment_fields
+            if moment is not None:
+                moment(m, seat, v)
             if w is None or seat == actor:  # another seat's window hides who is asked
                 v[_TO_ACT + (actor - seat) % SEATS] = 1
         else:
@@ -492,7 +509,6 @@ class Encoder:
     def _fixed(self, v: array[float], seat: int, at_table: bool) -> None:
         """The fields that do not change while a hand is played."""
         m = self.m
-        fam = self._family
         sc = m.scores
         for r in range(SEATS):
             v[_SCORES + r] = sc[(seat + r) % SEATS]
@@ -500,19 +516,14 @@ class Encoder:
         v[_SEAT + seat] = 1
         v[_HANDNO] = m.hand_number
         v[_ROUND] = m.round
-        if fam == "tianjin":
-            v[_SIT] = m.sit  # type: ignore[attr-defined]
-            pulls = m.pulls  # type: ignore[attr-defined]
-            for r in range(SEATS):
-                v[_PULLS + r] = pulls[(seat + r) % SEATS]
-        elif fam == "beijing":
-            v[_UPSTAIRS] = m.upstairs  # type: ignore[attr-defined]
-        else:
-            v[_SEAT_WIND + m.seat_wind(seat)] = 1  # type: ignore[attr-defined]
-            v[_PREVALENT + m.prevalent_wind] = 1  # type: ignore[attr-defined]
-        if at_table and fam != "mcr":
-            for k in m.wilds:
-                v[_WILDS + k] = 1
-            ind = m.indicator  # type: ignore[attr-defined]
-            if ind is not None:
-                v[_IND + ind] = 1
+        self._fixed_fields(m, seat, v, at_table)
+
+
+def mark_wilds(m: Match, v: array[float]) -> None:
+    """The wild kinds and the face-up indicator of the hand in play (Tianjin R2, Beijing B2): what
+    a family with wilds writes in its ``fixed_fields`` at the table."""
+    for k in m.wilds:
+        v[_WILDS + k] = 1
+    ind = m.indicator  # type: ignore[attr-defined]
+    if ind is not None:
+        v[_IND + ind] = 1

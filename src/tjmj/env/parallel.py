@@ -29,7 +29,7 @@ class MahjongParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
 
     metadata = {"name": "tjmj_parallel_v0", "render_modes": [], "is_parallelizable": True}
 
-    def __init__(self, rules: str | Rules = "classic", *, hands: int | None = None, reward: str = "hand",
+    def __init__(self, rules: str | Rules | None = None, *, hands: int | None = None, reward: str = "hand",
                  illegal: str = "default", max_cycles: int | None = None, raw_obs: bool = False) -> None:
         check_options(reward, illegal)
         self.rules = make_rules(rules, hands)

@@ -29,7 +29,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, rules: str | Rules = "classic", *, seat: int | None = 0,
+    def __init__(self, rules: str | Rules | None = None, *, seat: int | None = 0,
                  opponents: str | list[str] = "baseline", hands: int | None = None, reward: str = "hand",
                  illegal: str = "default", raw_obs: bool = False) -> None:
         if seat is not None and seat not in range(4):

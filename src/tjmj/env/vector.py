@@ -35,7 +35,7 @@ class VectorTables:
     (``rewards[i, s]``), given when the hand ends.  Illegal actions are replaced by the default
     (pass, discard the drawn tile, decline 坐庄/拉庄) and counted in ``illegal``."""
 
-    def __init__(self, rules: str | Rules = "classic", n: int = 16, *, hands: int | None = None) -> None:
+    def __init__(self, rules: str | Rules | None = None, n: int = 16, *, hands: int | None = None) -> None:
         if n < 1:
             raise ValueError(f"n must be at least 1, not {n}")
         self.rules = make_rules(rules, hands)

@@ -41,6 +41,7 @@ from .render import (
     seat_block,
     settlement_text,
     stake_lines,
+    termview,
     window_line,
 )
 from .source import TableSource
@@ -454,7 +455,8 @@ class TableApp(App[dict[str, Any]]):
         if tile not in legal:
             self.notify(f"{tile} may not be discarded now", severity="warning", timeout=2)
             return
-        wild = tile in (obs.get("wilds") or []) and (st.get("rules") or {}).get("family") == "tianjin"
+        view = termview((st.get("rules") or {}).get("family", ""))
+        wild = tile in (obs.get("wilds") or []) and view is not None and view.CONFIRM_WILD_DISCARD
         if wild and self._confirm_wild != tile:  # R2: a discarded wild makes you 小相公: ask first
             self._confirm_wild = tile
             self._draw_actions()

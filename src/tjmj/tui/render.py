@@ -2,6 +2,22 @@
 
 Each takes what a ``state``, ``settlement`` or ``hint`` message holds (docs/web.md) and ``ascii``
 (MPSZ text instead of glyphs), so the screen, the tests and ``tjmj replay`` can share them.
+
+What differs from family to family the table asks the family's ``termview`` part
+(``tjmj.families.<name>.termview``, :attr:`tjmj.family.Family.termview`), which defines:
+
+* ``PREVALENT_WIND``: bool, the info line shows the prevalent wind (圈风) in place of the round;
+* ``CONFIRM_WILD_DISCARD``: bool, the table asks before a wild is discarded (Tianjin's 小相公);
+* ``rules_brief(rules) -> dict``: the family's own options in ``state["rules"]``, after the shared
+  ones (:func:`tjmj.tui.source.rules_brief`);
+* ``win_how(win, names) -> str | None``: how the winner won, in the settlement's words; None for
+  the shared wording (self-drawn, on the discard of …, robbing the kong of …);
+* ``win_lines(text, win) -> None``: append the win's scoring (elements or fans, the total and how
+  it is made) to the settlement's :class:`~rich.text.Text`;
+* ``stake_line(msg) -> str | None``: a line (newline included) on what multiplied the payments
+  (坐庄, 上楼), or None.
+
+The family's name on the info line is its :class:`~tjmj.family.Family`'s Chinese and short names.
 """
 
 from __future__ import annotations
@@ -11,15 +27,35 @@ from typing import Any
 
 from rich.text import Text
 
+from .. import families
+from ..rules import RulesError
 from .glyphs import meld_text, tile_text, tiles_text
 
 __all__ = ["WIND_NAMES", "seat_wind", "info_line", "seat_block", "hand_line", "window_line", "action_choices",
-           "settlement_text", "hint_text", "event_line", "stake_lines", "FAMILY_NAMES"]
+           "settlement_text", "hint_text", "event_line", "stake_lines", "family_title", "termview"]
 
 WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
-FAMILY_NAMES = {"tianjin": "天津麻将 Tianjin", "beijing": "北京麻将 Beijing", "mcr": "国标麻将 MCR"}
 _WINDS = ("E", "S", "W", "N")
 _ROUND_CN = "东南西北"
+
+
+def termview(family: str) -> Any:
+    """The ``termview`` part of the family named ``family`` (None for a name no family has: a state
+    without rules)."""
+    try:
+        fam = families.get(family)
+    except RulesError:
+        return None
+    return fam.termview
+
+
+def family_title(family: str) -> str:
+    """The family as the info line names it: ``天津麻将 Tianjin`` (the name itself when unknown)."""
+    try:
+        fam = families.get(family)
+    except RulesError:
+        return family
+    return f"{fam.chinese} {fam.short}"
 
 
 def seat_wind(state: dict[str, Any], seat: int) -> str:
@@ -39,11 +75,12 @@ def info_line(state: dict[str, Any], ascii: bool = False) -> Text:
     rules = state.get("rules") or {}
     fam = rules.get("family", "")
     t = Text()
-    t.append(FAMILY_NAMES.get(fam, fam), "bold")
+    t.append(family_title(fam), "bold")
     t.append(f" {rules.get('preset', '')}")
     hands = rules.get("match_hands")
     t.append(f" · hand {obs.get('hand_number', 0) + 1}" + (f"/{hands}" if hands else ""))
-    if fam == "mcr" and obs.get("prevalent_wind"):
+    view = termview(fam)
+    if view is not None and view.PREVALENT_WIND and obs.get("prevalent_wind"):
         pw = obs["prevalent_wind"]
         t.append(f" · 圈风 {tile_text(f'{_WINDS.index(pw) + 1}z', ascii)}")
     else:
@@ -265,7 +302,7 @@ def settlement_text(msg: dict[str, Any], ascii: bool = False, you: int | None = 
     is made, every payment with its formula, every hand face up, the scores, and the standings
     when the match is over."""
     names = msg.get("names") or [f"seat {s}" for s in range(4)]
-    fam = msg.get("family", "tianjin")
+    view = termview(msg.get("family", families.default().name))
     t = Text()
     t.append(f"Hand {msg['hand'] + 1} · {_ROUND_CN[msg.get('round', 0) % 4]}圈 · dealer {names[msg['dealer']]}\n",
              "bold")
@@ -275,8 +312,9 @@ def settlement_text(msg: dict[str, Any], ascii: bool = False, you: int | None = 
     else:
         winner = names[win["seat"]]
         how = "self-drawn 自摸" if win.get("self_drawn") or win.get("from") is None else ""
-        if fam == "tianjin":  # every Tianjin win is self-drawn (R5)
-            how = "self-drawn 自摸" + (" on a kong draw 杠开" if win.get("kong_draw") else "")
+        own = view.win_how(win, names) if view is not None else None
+        if own is not None:  # the family's own words (every Tianjin win is self-drawn, R5)
+            how = own
         elif win.get("from") is not None:
             how = ("robbing the kong of " if win.get("rob_kong") else "on the discard of ") + names[win["from"]]
         t.append(f"{winner} wins", "bold green")
@@ -290,29 +328,14 @@ def settlement_text(msg: dict[str, Any], ascii: bool = False, you: int | None = 
         for meld in win.get("melds") or []:
             t.append("  " + meld_text(meld, ascii))
         t.append("\n")
-        if fam == "mcr":
-            for f in win.get("fans") or []:
-                count = f" ×{f['count']}" if f.get("count", 1) > 1 else ""
-                t.append(f"  {f['chinese']} {f['english']}: {f['fan']} fan{count}\n")
-            t.append(f"  {win.get('formula_en') or ''}  ({win.get('formula') or ''})\n", "bold")
-        elif fam == "beijing":
-            for e in win.get("elements") or []:
-                t.append(f"  {e['chinese']} {e['english']}: {e['value']}\n")
-            t.append(f"  value {win['value']}: {win.get('formula_en') or ''}  ({win.get('formula') or ''})\n", "bold")
-        else:
-            for e in win.get("elements") or []:
-                t.append(f"  {e['chinese']} {e['english']}: {e['value']}\n")
-            t.append(f"  {win['fan']} fan: {win.get('name') or ''}\n", "bold")
-            if win.get("formula_en"):  # the sum and the doublings (R5.2), as Beijing and MCR show theirs
-                t.append(f"  {win['formula_en']}  ({win.get('formula') or ''})\n", "bold")
+        (view or termview(families.default().name)).win_lines(t, win)
     if msg.get("chan"):
         t.append("铲 chan: ")
         t.append(tile_text(msg["chan"], ascii))
         t.append("\n")
-    if fam == "tianjin" and msg.get("sit"):
-        t.append("坐庄: the dealer sat (payments with the dealer ×2)\n")
-    if fam == "beijing" and msg.get("upstairs"):
-        t.append("上楼: payments ×2\n")
+    stake = view.stake_line(msg) if view is not None else None
+    if stake:
+        t.append(stake)
     t.append("Payments\n", "bold")
     payments = msg.get("payments") or []
     if not payments:

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from .. import families
 from ..bots import Bot, make_bot
 from ..game import Action, IllegalAction, Match, visible_event
 from ..record import read_records, write_record
-from ..rules import BeijingRules, McrRules, Rules
+from ..rules import Rules
 from ..simulate import _bot_rng
 from ..wall import SEATS
 from ..web.hints import hint, hint_available
@@ -49,10 +50,7 @@ def rules_brief(rules: Rules) -> dict[str, Any]:
     out: dict[str, Any] = {"family": rules.family, "preset": rules.name.split("+")[0], "custom": "+" in rules.name,
                            "match_hands": rules.match_hands, "match_rounds": rules.match_rounds,
                            "max_pull": getattr(rules, "max_pull", 0)}
-    if isinstance(rules, BeijingRules):
-        out.update(scoring=rules.scoring, wilds=rules.wilds, hunyou=rules.hunyou, upstairs=rules.upstairs)
-    elif isinstance(rules, McrRules):
-        out.update(flowers=rules.flowers, min_fan=rules.min_fan)
+    out.update(families.get(rules.family).termview.rules_brief(rules))  # the family's own options
     out["hints"] = hint_available(rules)
     return out
 
