@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..families.tianjin.advise import Advice, Option, advise_input
-from ..jsonlines import _tiles
+from ..jsonlines import named_tiles as _tiles
 from ..tiles import TileError
 from .common import (
     _MELD_HELP,

@@ -13,8 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..families.beijing.calculator import beijing_context
+from ..families.mcr.calculator import mcr_meld
 from ..families.tianjin.score import HandInput, prepare
-from ..jsonlines import _DEFAULT_PRESET, _one_tile, _tiles, beijing_context, mcr_meld
+from ..jsonlines import named_tiles as _tiles
+from ..jsonlines import one_tile as _one_tile
 from ..meld import Meld, MeldType, parse_melds
 from ..rules import PRESETS, BeijingRules, McrRules, Rules, RulesError, TianjinRules
 from ..tiles import Tile, TileError, format_tiles
@@ -26,6 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["BEIJING_OPTIONS", "BEIJING_OPTIONS_VAR", "MCR_OPTIONS", "MCR_OPTIONS_VAR", "CliError", "InputError",
            "check_output_file", "check_outside_bots", "parse_overrides"]
+
+
+_DEFAULT_PRESET = "classic"
 
 
 class CliError(click.ClickException):

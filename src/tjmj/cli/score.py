@@ -10,19 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..families.beijing.calculator import BEIJING_FLAGS, beijing_answer
+from ..families.mcr.calculator import MCR_FLAGS, _mcr_reason, mcr_answer, mcr_situation
 from ..families.tianjin.score import ScoreResult, score_input
-from ..jsonlines import (
-    BEIJING_FLAGS,
-    MCR_FLAGS,
-    BatchFileError,
-    _mcr_reason,
-    _one_tile,
-    _tiles,
-    beijing_answer,
-    mcr_answer,
-    mcr_situation,
-    run_file,
-)
+from ..jsonlines import BatchFileError, run_file
+from ..jsonlines import named_tiles as _tiles
+from ..jsonlines import one_tile as _one_tile
 from ..rules import BeijingRules
 from ..tiles import TileError, format_tiles
 from .common import (

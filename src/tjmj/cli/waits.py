@@ -11,7 +11,7 @@ import click
 
 from ..families.tianjin.score import HandInput
 from ..families.tianjin.waits import Wait, Waits, waits_of
-from ..jsonlines import _tiles
+from ..jsonlines import named_tiles as _tiles
 from ..rules import Rules
 from ..tiles import TileError
 from .common import (
