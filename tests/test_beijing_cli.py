@@ -17,7 +17,6 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tjmj.cli import main
-from tjmj.cli.common import BEIJING_OPTIONS
 from tjmj.families.beijing.advise import (
     Advice,
     advise,
@@ -26,7 +25,7 @@ from tjmj.families.beijing.advise import (
     shanten,
     shanten_counts,
 )
-from tjmj.families.beijing.calculator import BEIJING_BATCH_KEYS, BEIJING_FLAGS
+from tjmj.families.beijing.calculator import BEIJING_BATCH_KEYS, BEIJING_FLAGS, BEIJING_OPTIONS
 from tjmj.families.beijing.elements import WinContext
 from tjmj.families.beijing.rules import BEIJING, BEIJING_A, BeijingRules
 from tjmj.families.beijing.score import (

@@ -13,8 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tjmj.cli import main
-from tjmj.cli.common import MCR_OPTIONS
-from tjmj.families.mcr.calculator import MCR_BATCH_KEYS, MCR_FLAGS
+from tjmj.families.mcr.calculator import MCR_BATCH_KEYS, MCR_FLAGS, MCR_OPTIONS
 from tjmj.families.mcr.reference import Hand, pymahjonggb_args, random_hand
 from tjmj.families.mcr.score import InvalidMcrHand, McrMeld, McrSituation, is_complete_mcr, score_mcr
 from tjmj.families.mcr.waits import SHAPES, counts_of_hand, mcr_waits, shanten_mcr, shanten_shapes

@@ -6,6 +6,7 @@ the commands.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ...jsonlines import (
@@ -16,16 +17,21 @@ from ...jsonlines import (
     field_bool,
     field_str,
     hand_tiles,
+    named_tiles,
     one_tile,
     other_keys,
     show_value,
 )
 from ...meld import Meld, MeldType
-from ...tiles import TILE_TEXT, Tile, TileError
+from ...tiles import TILE_TEXT, Tile, TileError, format_tiles
 from . import FAMILY
 
 if TYPE_CHECKING:
-    pass
+    from ...cli.common import Request
+    from ...family import Family
+    from .rules import McrRules
+    from .score import McrResult
+    from .waits import McrWaits
 
 # An MCR line ("ruleset": "mcr", docs/rules/MCR.md): PyMahjongGB's inputs (M3), in documentation order.
 MCR_FLAGS = ("self_drawn", "fourth_tile", "about_kong", "wall_last")
@@ -275,3 +281,278 @@ def batch_answer(obj: dict[str, Any], cache: RulesCache, arrangement: bool = Tru
     except mod.InvalidMcrHand as e:
         raise LineError(str(e)) from None
     return mcr_answer(r, rules.min_fan, arrangement)  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------------------
+# The command line (tjmj score / waits --rules mcr): tjmj.cli.common's protocol.  No advisor:
+# tjmj advise refuses MCR rules.
+# --------------------------------------------------------------------------------------
+
+HELP_NOTES = {"--meld": "MCR"}
+# the command-line spelling of each MCR input (the batch keys of MCR_BATCH_KEYS)
+MCR_OPTIONS = {
+    "self_drawn": "--self-drawn", "fourth_tile": "--fourth-tile", "about_kong": "--about-kong",
+    "wall_last": "--wall-last", "flowers": "--flowers", "seat_wind": "--seat-wind", "prevalent_wind": "--prevalent-wind",
+}
+OPTIONS = MCR_OPTIONS
+_WIND_TEXT = {"e": 0, "s": 1, "w": 2, "n": 3, "东": 0, "南": 1, "西": 2, "北": 3, "0": 0, "1": 1, "2": 2, "3": 3}
+_WIND_NAMES = ("东 East", "南 South", "西 West", "北 North")
+# another family's option given with --rules mcr: what MCR says instead
+_INSTEAD_OPTIONS = {
+    "--indicator": "MCR has no wilds (M1)",
+    "--tianhu": "Tianjin's 天胡 is no MCR fan (M3)",
+    "--kong-draw": "杠上开花 is --about-kong with --self-drawn",
+    "--rob-kong": "抢杠和 is --about-kong without --self-drawn",
+    "--last-tile": "妙手回春 and 海底捞月 are --wall-last",
+    "--discard": "MCR hands are won on a discard unless --self-drawn",
+    "--dealer": "the dealer is the East seat: --seat-wind E",
+}
+_WINDS: tuple[tuple[tuple[str, ...], dict[str, Any]], ...] = (
+    (("--seat-wind", "seat_wind"), {"metavar": "WIND",
+                                    "help": "MCR: the player's seat wind (门风), E S W N or 0-3 (default E, the dealer)."}),
+    (("--prevalent-wind", "prevalent_wind"), {"metavar": "WIND",
+                                              "help": "MCR: the prevalent wind (圈风), E S W N or 0-3 (default E)."}),
+)
+# the win situation (PyMahjongGB's inputs, M3): the options of MCR_OPTIONS, the winds first
+CLI_OPTIONS: dict[str, tuple[tuple[tuple[str, ...], dict[str, Any]], ...]] = {
+    "score": (*_WINDS, *(((opt, key), kwargs) for opt, key, kwargs in (
+        ("--self-drawn", "self_drawn", {"is_flag": True, "help": "MCR: self-drawn (自摸); without it, won on a discard."}),
+        ("--fourth-tile", "fourth_tile",
+         {"is_flag": True, "help": "MCR: 和绝张, the other three of the winning tile are face up."}),
+        ("--about-kong", "about_kong",
+         {"is_flag": True, "help": "MCR: 杠上开花 (with --self-drawn) or 抢杠和 (on a discard)."}),
+        ("--wall-last", "wall_last",
+         {"is_flag": True, "help": "MCR: 妙手回春 (with --self-drawn) or 海底捞月: the wall's last tile."}),
+        ("--flowers", "flowers", {"metavar": "N", "help": "MCR: flowers laid aside, 0..8 (1 fan each, not toward the 8)."}),
+    ))),
+    "waits": _WINDS,
+}
+
+
+def foreign_error(given: list[str], receiver: Family, why: str = "") -> str:
+    return (f"{', '.join(given)}: {'an MCR option' if len(given) == 1 else 'MCR options'} "
+            f"(--rules {' or '.join(FAMILY.presets)}), not for {receiver.short} hands")
+
+
+def score_cli(req: Request) -> None:
+    given = [o for o, v in (("--indicator", req.indicator), ("--kong-draw", req.kong_draw)) if v]
+    _not_for_mcr(given + [o for _, theirs in req.foreign(FAMILY) for o in theirs])
+    assert req.draw is not None  # the command requires it
+    mcr = {k: req.options.get(k) for k in MCR_OPTIONS}
+    _score_mcr(req.hand, req.draw, req.melds, req.preset, req.sets, mcr, req.as_json, req.svg_path)
+
+
+def waits_cli(req: Request) -> None:
+    given = ["--indicator"] if req.indicator else []
+    _not_for_mcr(given + [o for _, theirs in req.foreign(FAMILY) for o in theirs])
+    _waits_mcr(req.hand, req.melds, req.preset, req.sets, req.options.get("seat_wind"),
+               req.options.get("prevalent_wind"), req.as_json)
+
+
+def _wind(text: str | None, option: str) -> int:
+    from ...cli.common import InputError
+
+    if text is None:
+        return 0
+    w = _WIND_TEXT.get(text.strip().lower())
+    if w is None:
+        raise InputError(f"{option}: expected E, S, W or N (or 0-3, 东 南 西 北), got {text!r}")
+    return w
+
+
+def _flower_count(text: str | None) -> int:
+    from ...cli.common import InputError
+
+    if text is None:
+        return 0
+    t = text.strip()
+    if not t.isdigit() or not 0 <= int(t) <= 8:
+        raise InputError(f"--flowers: expected a count of flowers 0..8 (花牌, M1), got {text!r}")
+    return int(t)
+
+
+def _not_for_mcr(given: Iterable[str]) -> None:
+    """Another family's options with --rules mcr: one error naming them and MCR's way instead."""
+    from ...cli.common import InputError
+
+    given = list(given)
+    if len(given) == 1:
+        hint = _INSTEAD_OPTIONS.get(given[0])
+        raise InputError(f"{given[0]}: not an option of MCR hands" + (f": {hint}" if hint else ""))
+    if given:
+        hints = [f"{o}: {_INSTEAD_OPTIONS[o]}" for o in given if o in _INSTEAD_OPTIONS]
+        raise InputError(f"{', '.join(given)}: not options of MCR hands" + (f" ({'; '.join(hints)})" if hints else ""))
+
+
+def _cli_melds(values: Iterable[str]) -> tuple[list[Meld], list[Any]]:
+    from ...cli.common import InputError, _melds_text
+
+    try:
+        melds = _melds_text(values)
+    except TileError as e:
+        raise InputError(str(e)) from None
+    return melds, [mcr_meld(m) for m in melds]
+
+
+def _mcr_meld_text(m: Meld) -> str:
+    names = " ".join(t.chinese for t in dict.fromkeys(m.tiles))
+    return f"{m} {names} ({m.type.chinese} {m.type.value})"
+
+
+def _mcr_rows(hand: list[Tile], draw: Tile | None, melds: list[Meld], situation: list[str],
+              rules: McrRules, flowers: int | None = None, self_drawn: bool = False) -> list[tuple[str, str]]:
+    from ...cli.common import _names, _rules_label
+
+    cs = sorted(hand)
+    rows = [("Hand", format_tiles(cs)), ("", _names(cs))]
+    if draw is not None:
+        rows.append(("Win tile", f"{draw} {draw.chinese}  ({'self-drawn' if self_drawn else 'a discard'})"))
+    rows.append(("Melds", ", ".join(_mcr_meld_text(m) for m in melds) or "–"))
+    rows.append(("Situation", ", ".join(situation)))
+    if flowers is not None:
+        rows.append(("Flowers", f"{flowers}  (花牌: 1 fan each, not counted toward min_fan, M2)"))
+    rows.append(("Rules", _rules_label(rules)))
+    return rows
+
+
+def _mcr_situation_text(seat: int, prevalent: int, flags: dict[str, bool] | None = None) -> list[str]:
+    parts = [f"seat {_WIND_NAMES[seat]}", f"prevalent {_WIND_NAMES[prevalent]}"]
+    if flags is None:
+        return parts
+    drawn = flags["self_drawn"]
+    parts.append("self-drawn (自摸)" if drawn else "won on a discard")
+    if flags["fourth_tile"]:
+        parts.append("和绝张 (last tile of its kind)")
+    if flags["about_kong"]:
+        parts.append("杠上开花 (replacement tile)" if drawn else "抢杠和 (robbing the kong)")
+    if flags["wall_last"]:
+        parts.append("妙手回春 (last tile of the wall)" if drawn else "海底捞月 (last discard)")
+    return parts
+
+
+def _score_mcr(hand: str, draw: str, melds_text: Iterable[str], preset: str | None, sets: Iterable[str],
+               mcr: dict[str, Any], as_json: bool, svg_path: str | None) -> None:
+    import click
+
+    from ...cli.common import InputError, _json_line, _write_text, check_output_file, family_rules
+    from .score import InvalidMcrHand, McrSituation, score_mcr
+
+    check_output_file(svg_path, "--svg")
+    rules = family_rules(preset, sets, FAMILY)
+    flowers = _flower_count(mcr["flowers"])
+    seat, prevalent = _wind(mcr["seat_wind"], "--seat-wind"), _wind(mcr["prevalent_wind"], "--prevalent-wind")
+    flags = {k: bool(mcr[k]) for k in MCR_FLAGS}
+    melds, mcr_melds = _cli_melds(melds_text)
+    try:
+        tiles = named_tiles(hand, "HAND")
+        win = one_tile(draw, "--draw")
+        mcr_situation(tiles, win, mcr_melds, flags, flowers, rules, MCR_OPTIONS.get)
+        r = score_mcr(tiles, win, mcr_melds, McrSituation(seat_wind=seat, prevalent_wind=prevalent, flowers=flowers,
+                                                          **flags), min_fan=rules.min_fan)
+    except (TileError, InvalidMcrHand) as e:
+        raise InputError(str(e)) from None
+    if as_json:
+        click.echo(_json_line(mcr_answer(r, rules.min_fan)))
+    else:
+        rows = _mcr_rows(tiles, win, melds, _mcr_situation_text(seat, prevalent, flags), rules, flowers,
+                         flags["self_drawn"])
+        _show_mcr_score(r, rows, rules.min_fan)
+    if svg_path:
+        from ... import svg
+
+        _write_text(svg.hand(tiles, win, melds), svg_path)
+
+
+def _show_mcr_score(r: McrResult, rows: list[tuple[str, str]], min_fan: int) -> None:
+    from rich.table import Table
+
+    from ...cli.common import _console, _esc, _print_rows
+
+    con = _console()
+    _print_rows(con, rows)
+    con.print()
+    if r.complete:
+        shape = {"standard": "four melds and a pair", "seven_pairs": "七对 seven pairs",
+                 "thirteen_orphans": "十三幺 thirteen orphans", "knitted": "全不靠 knitted tiles",
+                 "knitted_straight": "组合龙 knitted straight, a meld and a pair",
+                 "nine_gates": "九莲宝灯 nine gates"}.get(r.shape, r.shape)
+        _print_rows(con, [("Shape", f"{shape} (M3)")])
+        g_table = Table(title="Best arrangement", title_justify="left", show_edge=False, pad_edge=False)
+        for col in ("#", "group", "kind", "note"):
+            g_table.add_column(col, justify="right" if col == "#" else "left")
+        for i, g in enumerate(r.groups):
+            g_table.add_row(str(i + 1), " ".join(str(t) for t in g.tiles), g.kind,
+                            "" if g.kind in ("pair", "single", "knitted", "nine_gates") else
+                            "concealed" if g.concealed else "exposed")
+        con.print(g_table)
+        con.print()
+        f_table = Table(title="Fans (M3)", title_justify="left", show_edge=False, pad_edge=False)
+        for col in ("fan", "English", "value", "count"):
+            f_table.add_column(col, justify="right" if col in ("value", "count") else "left")
+        for e in r.fans:
+            f_table.add_row(e.chinese, _esc(e.english), str(e.fan), str(e.count))
+        con.print(f_table)
+        con.print()
+        con.print(f"[bold]{_esc(r.names)}[/bold]")
+        extra = f"; with {r.flowers} flower(s): {r.total}" if r.flowers else ""
+        _print_rows(con, [("Fan", f"{r.fan}  (without flowers{extra})")])
+    if r.win:
+        con.print(f"[bold green]WIN[/bold green]  ({r.fan} fan ≥ min_fan {min_fan}, M2)")
+    else:
+        con.print(f"[bold red]not a win[/bold red]: {_esc(_mcr_reason(r, min_fan))}")
+
+
+def _waits_mcr(hand: str, melds_text: Iterable[str], preset: str | None, sets: Iterable[str], seat_text: str | None,
+               prevalent_text: str | None, as_json: bool) -> None:
+    import click
+
+    from ...cli.common import InputError, _json_line, family_rules
+    from .score import InvalidMcrHand
+    from .waits import mcr_waits
+
+    rules = family_rules(preset, sets, FAMILY)
+    seat, prevalent = _wind(seat_text, "--seat-wind"), _wind(prevalent_text, "--prevalent-wind")
+    melds, mcr_melds = _cli_melds(melds_text)
+    try:
+        tiles = named_tiles(hand, "HAND")
+        ws = mcr_waits(tiles, mcr_melds, seat_wind=seat, prevalent_wind=prevalent, min_fan=rules.min_fan)
+    except (TileError, InvalidMcrHand) as e:
+        raise InputError(str(e)) from None
+    if as_json:
+        click.echo(_json_line(ws.to_dict()))
+    else:
+        _show_mcr_waits(_mcr_rows(tiles, None, melds, _mcr_situation_text(seat, prevalent), rules), ws)
+
+
+_SHAPE_NAMES = {"standard": "standard", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",
+                "honors_and_knitted": "全不靠", "knitted_straight": "组合龙"}
+
+
+def _show_mcr_waits(rows: list[tuple[str, str]], ws: McrWaits) -> None:
+    from rich.table import Table
+
+    from ...cli.common import _console, _esc, _print_rows
+
+    con = _console()
+    _print_rows(con, rows)
+    con.print()
+    shapes = ", ".join(f"{_SHAPE_NAMES[k]} {v}" for k, v in ws.shapes.items() if v is not None)
+    con.print(f"[bold]{'Shanten':<10}[/bold] {ws.shanten}  (0 = ready, 听牌)")
+    _print_rows(con, [("Shapes", shapes)])
+    if not ws.ready:
+        why = ("every completing tile is already in the hand" if ws.shanten <= 0
+               else f"{ws.shanten} useful draw(s) short")
+        con.print(f"[bold]{'Ready':<10}[/bold] no: {why}")
+        return
+    live = sum(w.live for w in ws.winning)
+    con.print(f"[bold]{'Ready':<10}[/bold] yes: {len(ws.waits)} completing kind(s), {len(ws.winning)} reaching "
+              f"{ws.min_fan} fan ({live} live tile(s))")
+    con.print()
+    t = Table(show_edge=False, pad_edge=False)
+    for col in ("tile", "live", "on a discard", "self-drawn", "fans (on a discard)"):
+        t.add_column(col, justify="right" if col == "live" else "left")
+    for w in ws.waits:
+        d, s = w.discard, w.self_drawn
+        t.add_row(f"{w.tile} {w.tile.chinese}", str(w.live), f"{d.fan} {'WIN' if d.win else 'no'}",
+                  f"{s.fan} {'WIN' if s.win else 'no'}", _esc(d.names))
+    con.print(t)
