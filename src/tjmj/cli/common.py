@@ -189,20 +189,13 @@ class Request:
     wall_left: int | None = None  # advise
     top: int | None = None  # advise
 
-    def given(self, family: Family) -> list[str]:
-        """``family``'s own options of this command that were given, spelt as options."""
-        return _given(family, self.command, self.options)
-
     def foreign(self, receiver: Family) -> list[tuple[Family, list[str]]]:
         """The other families' options given (each family's, registry order), for ``receiver``'s rules."""
-        mine = _params(receiver, self.command)
         out = []
         for fam in families.all_families():
-            if fam is not receiver:
-                given = [o for k, o in fam.calculator.OPTIONS.items()
-                         if k in _params(fam, self.command) and k not in mine and self.options.get(k) not in (None, False)]
-                if given:
-                    out.append((fam, given))
+            given = _given(fam, self.command, self.options) if fam is not receiver else []
+            if given:
+                out.append((fam, given))
         return out
 
 
@@ -305,7 +298,8 @@ def _summaries(con: Console, shown: Iterable[Any]) -> None:
         con.print(f"{o.rank}. {_esc(o.label())}: {_esc(o.summary)}", overflow="fold")
 
 
-def _seen_tiles(seen: Iterable[str]) -> list[Any]:
+def _seen_tiles(seen: Iterable[str]) -> list[Tile]:
+    """``--seen``: every tile of every value (an error names the option)."""
     return [t for text in seen for t in named_tiles(text, "--seen")]
 
 
