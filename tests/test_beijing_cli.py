@@ -17,7 +17,6 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tjmj.cli import main
-from tjmj.cli.common import BEIJING_OPTIONS
 from tjmj.families.beijing.advise import (
     Advice,
     advise,
@@ -26,6 +25,7 @@ from tjmj.families.beijing.advise import (
     shanten,
     shanten_counts,
 )
+from tjmj.families.beijing.calculator import BEIJING_BATCH_KEYS, BEIJING_FLAGS, BEIJING_OPTIONS
 from tjmj.families.beijing.elements import WinContext
 from tjmj.families.beijing.rules import BEIJING, BEIJING_A, BeijingRules
 from tjmj.families.beijing.score import (
@@ -35,7 +35,8 @@ from tjmj.families.beijing.score import (
     score_beijing,
 )
 from tjmj.families.beijing.waits import waits as library_waits
-from tjmj.jsonlines import BATCH_KEYS, BEIJING_BATCH_KEYS, BEIJING_FLAGS, batch_answer
+from tjmj.families.tianjin.calculator import BATCH_KEYS
+from tjmj.jsonlines import batch_answer
 from tjmj.meld import Meld, MeldType
 from tjmj.tiles import TILES, Tile, format_tiles, successor
 

@@ -14,7 +14,8 @@ from click.testing import CliRunner, Result
 
 from tjmj import __version__
 from tjmj.cli import main
-from tjmj.jsonlines import BATCH_KEYS, batch_answer
+from tjmj.families.tianjin.calculator import BATCH_KEYS
+from tjmj.jsonlines import batch_answer
 from tjmj.rules import Rules
 
 WIDE = {"COLUMNS": "200"}  # so that Rich does not wrap names in the middle for the assertions

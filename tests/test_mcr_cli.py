@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tjmj.cli import main
-from tjmj.cli.common import MCR_OPTIONS
+from tjmj.families.mcr.calculator import MCR_BATCH_KEYS, MCR_FLAGS, MCR_OPTIONS
 from tjmj.families.mcr.reference import Hand, pymahjonggb_args, random_hand
 from tjmj.families.mcr.score import InvalidMcrHand, McrMeld, McrSituation, is_complete_mcr, score_mcr
 from tjmj.families.mcr.waits import SHAPES, counts_of_hand, mcr_waits, shanten_mcr, shanten_shapes
-from tjmj.jsonlines import MCR_BATCH_KEYS, MCR_FLAGS, batch_answer, run_batch
+from tjmj.jsonlines import batch_answer, run_batch
 from tjmj.tiles import TILE_TEXT, TILES, Tile, format_tiles, parse_tiles
 
 from .clitools import one_error_line

@@ -6,16 +6,19 @@ python-chess's; all but the calculator's three are imported only when used, so `
 starts without the web stack.
 What they share (input errors, parsing, option decorators, Rich helpers) is :mod:`tjmj.cli.common`.
 
-A thin client of the library: it parses text, calls :mod:`tjmj.families.tianjin.score`, :mod:`tjmj.families.tianjin.waits` and
-:mod:`tjmj.rules` (Tianjin, docs/rules/RULES.md, sections R…), :mod:`tjmj.families.beijing`
-(``--rules beijing|beijing_a``, docs/rules/BEIJING.md, sections B…) or :mod:`tjmj.families.mcr`
-(``--rules mcr``, docs/rules/MCR.md, sections M…), and prints the answers; no rule is decided here.
-Rich is imported only by the human-readable paths so that the batch path (benchmarked, JSON only)
-starts and runs without it, and each family's modules only for its rules.
+A thin client of the library: it parses text and hands the hand to the calculator of the rules'
+family (``Family.calculator``: :mod:`tjmj.families.tianjin.calculator` for Tianjin, docs/rules/RULES.md,
+sections R…; the Beijing one for ``--rules beijing|beijing_a``, BEIJING.md, B…; the MCR one for
+``--rules mcr``, MCR.md, M…), which prints the answers; no rule is decided here, and no family is
+named (:mod:`tjmj.cli.common` says what a calculator provides).  Rich is imported only by the
+human-readable paths so that the batch path (benchmarked, JSON only) starts and runs without it,
+and each family's scorer only for its rules.
 
 Imports go one way: :mod:`tjmj.jsonlines` (the batch) ← ``common`` ← the command modules ← this
-group (``score``, ``waits`` and ``rules`` at import, the others by name when used); the console script
-(:func:`tjmj.batch.console`) imports the batch and this group, and nothing imports it.
+group (``score``, ``waits`` and ``rules`` at import, the others by name when used); the families'
+calculators are found through the registry, and import ``common`` only inside their command-line
+functions (the batch loads them without Click).  The console script (:func:`tjmj.batch.console`)
+imports the batch and this group, and nothing imports it.
 """
 
 from __future__ import annotations
