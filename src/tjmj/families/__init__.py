@@ -28,7 +28,8 @@ from ..rules import PRESETS, RulesError
 if TYPE_CHECKING:
     from ..game import Match
 
-__all__ = ["BUILT_IN", "Family", "all_families", "default", "find_family", "get", "match_type", "register"]
+__all__ = ["BUILT_IN", "Family", "all_families", "default", "find_family", "get", "match_type", "register",
+           "unregister"]
 
 BUILT_IN = ("tianjin", "beijing", "mcr")  # packages under tjmj/families/, in the order menus list them
 
@@ -36,10 +37,28 @@ _REGISTRY: dict[str, Family] = {}
 
 
 def register(family: Family) -> Family:
-    """Make ``family`` known by its name (its package's rules module registers its presets on import)."""
-    importlib.import_module(f"{family.package}.rules")
+    """Make ``family`` known by its name (its package's rules module registers its presets on import;
+    registered again after :func:`unregister`, its presets are found among the module's values)."""
+    from ..rules import FAMILIES, Rules, register_presets
+
+    module = importlib.import_module(f"{family.package}.rules")
+    if family.name not in FAMILIES:
+        presets = [v for v in vars(module).values() if isinstance(v, Rules) and v.family == family.name]
+        if presets:
+            register_presets(type(presets[0]), *presets)
     _REGISTRY[family.name] = family
     return family
+
+
+def unregister(name: str) -> None:
+    """Forget a family registered by :func:`register` and its presets (a test's family, at its end)."""
+    from ..rules import FAMILIES
+
+    _REGISTRY.pop(name, None)
+    _MATCH_TYPES.pop(name, None)
+    FAMILIES.pop(name, None)
+    for preset in [p for p, r in PRESETS.items() if r.family == name]:
+        del PRESETS[preset]
 
 
 def get(name: str) -> Family:
