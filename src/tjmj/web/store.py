@@ -19,6 +19,11 @@ write raise :class:`DatabaseUnwritable` until it is writable again.
 The schema is owned by the Alembic migrations in ``tjmj/web/migrations`` (never ``create_all``):
 opening a :class:`Store` upgrades the database to the newest revision; :func:`upgrade` does only that.
 
+The store is this module (the :class:`Store`, its leases and queries) and three of one concern
+each, whose names are all importable from here too: :mod:`.store_schema` (the tables and column
+sizes), :mod:`.store_engine` (the database URL, the engine per dialect, the Alembic upgrade) and
+:mod:`.store_values` (the checks of the arguments, the dicts of the rows read).
+
 >>> store = Store("sqlite://")
 >>> players = [{"seat": s, "name": f"p{s}", "kind": "bot", "bot": "baseline"} for s in range(4)]
 >>> mid = store.create_match("room-1", {"preset": "classic"}, 7, players)
@@ -30,7 +35,6 @@ opening a :class:`Store` upgrades the database to the newest revision; :func:`up
 from __future__ import annotations
 
 import logging
-import math
 import os
 import secrets
 import socket
@@ -42,15 +46,67 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-import platformdirs
+import platformdirs  # noqa: F401  (kept here: tests patch tjmj.web.store.platformdirs.user_data_dir)
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, Engine
 
+# The schema, the engine and the argument checks live in modules of their own; every name this
+# module defined before that split is still importable from here (the noqa: re-exports).
 from .errors import PLAYER_ID_RE, DatabaseLost, DatabaseUnwritable, LeaseLost, StoreError
+from .store_engine import (  # noqa: F401
+    _WRITE,
+    APP_NAME,
+    CLIENT_GRACE,
+    CONNECT_TIMEOUT,
+    DB_FILE,
+    DEFAULT_TIMEOUT,
+    ENV_URL,
+    MIGRATIONS,
+    _reopen_read_only,
+    _sqlite_file,
+    _sqlite_memory,
+    _upgrade,
+    alembic_config,
+    default_url,
+    make_engine,
+    upgrade,
+)
+from .store_schema import (  # noqa: F401
+    _INT64,
+    MAX_NAME,
+    MAX_OWNER,
+    MAX_PLAYER_ID,
+    MAX_ROOM,
+    MAX_TYPE,
+    PLAYER_ID,
+    PLAYER_KINDS,
+    SEATS,
+    STATUSES,
+    JSONText,
+    UTCDateTime,
+    events_table,
+    match_players_table,
+    matches_table,
+    metadata,
+    rooms_table,
+)
+from .store_values import (  # noqa: F401
+    _TOKEN,
+    _check_events,
+    _check_id,
+    _check_object,
+    _check_players,
+    _check_scores,
+    _check_seconds,
+    _check_str,
+    _event_bodies,
+    _is_int,
+    _match_dict,
+    _missing,
+    _now,
+    _player_rows,
+    _room_dict,
+)
 
 __all__ = [
     "ENV_URL",
@@ -74,510 +130,9 @@ __all__ = [
 
 log = logging.getLogger("tjmj.web.store")
 
-ENV_URL = "TJMJ_DATABASE_URL"
-APP_NAME = "tianjin-mahjong"
-DB_FILE = "tjmj.sqlite3"
-MIGRATIONS = Path(__file__).with_name("migrations")
-STATUSES = ("playing", "finished", "abandoned")
-PLAYER_KINDS = ("human", "bot")
-SEATS = 4
-MAX_ROOM = 200  # column sizes: checked here so that every dialect rejects the same input
-MAX_NAME = 100
-MAX_TYPE = 32
-MAX_OWNER = 200
 MAX_LIMIT = 1000
-DEFAULT_TIMEOUT = 10.0  # seconds a statement or a lock wait may take (Store's ``timeout``)
-CONNECT_TIMEOUT = 5  # seconds: PostgreSQL connection set-up, and waiting for a pooled connection
-CLIENT_GRACE = 2.0  # seconds the client waits for a PostgreSQL answer beyond the store's timeout
-_INT64 = 1 << 63  # seeds are BIGINT: signed 64-bit on every dialect
-_WRITE = "tjmj_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
-_PG_MIGRATE_LOCK = 0x746A6D6A  # "tjmj": serialises concurrent upgrades on PostgreSQL
 _K = TypeVar("_K")  # a held fence's key: a match id or a room code
-_TOKEN = "token"  # player keys starting with this (token hashes) never leave through public reads
-# A player's id (made once by their browser, kept with their name; docs/web.md): not a secret, but
-# public reads leave it out too, so that nobody can collect another person's id and pose as them.
-PLAYER_ID = "player_id"
-MAX_PLAYER_ID = 32
 _BATCH = 200  # matches per query when reading a player's matches
-
-
-# ---- errors -------------------------------------------------------------------------------
-
-
-# ---- schema -------------------------------------------------------------------------------
-
-
-class JSONText(sa.TypeDecorator[Any]):
-    """JSON stored as text by orjson: the same bytes on every dialect (no JSON/JSONB differences)."""
-
-    impl = sa.Text
-    cache_ok = True
-
-    def process_bind_param(self, value: Any, dialect: sa.Dialect) -> str | None:
-        return None if value is None else orjson.dumps(value).decode()
-
-    def process_result_value(self, value: Any, dialect: sa.Dialect) -> Any:
-        return None if value is None else orjson.loads(value)
-
-
-class UTCDateTime(sa.TypeDecorator[datetime]):
-    """An aware UTC timestamp; SQLite keeps no time zone, so naive values read back are UTC."""
-
-    impl = sa.DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError("timestamps must be time-zone aware")
-        return value.astimezone(UTC)
-
-    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-# Named constraints: migrations can then alter them by name on every dialect.
-metadata = sa.MetaData(
-    naming_convention={
-        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-        "ck": "ck_%(table_name)s_%(constraint_name)s",
-        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-        "pk": "pk_%(table_name)s",
-    }
-)
-
-
-def _lease_columns() -> list[sa.Column[Any]]:
-    return [
-        sa.Column("owner", sa.String(MAX_OWNER), nullable=True),  # the store holding the lease, or NULL
-        sa.Column("lease_until", UTCDateTime, nullable=True),
-        # raised on every acquisition: a write must present the fence its store acquired
-        sa.Column("fence", sa.Integer, nullable=False, server_default=sa.text("0")),
-    ]
-
-
-matches_table = sa.Table(
-    "matches",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("room", sa.String(MAX_ROOM), nullable=False),
-    sa.Column("status", sa.String(16), nullable=False),
-    sa.Column("rules", JSONText, nullable=False),
-    sa.Column("seed", sa.BigInteger, nullable=False),
-    sa.Column("players", JSONText, nullable=False),
-    sa.Column("scores", JSONText, nullable=True),  # final scores, set by finish_match
-    sa.Column("hands", sa.Integer, nullable=False, server_default=sa.text("0")),  # end_kyoku events stored
-    sa.Column("created_at", UTCDateTime, nullable=False),
-    sa.Column("finished_at", UTCDateTime, nullable=True),  # when it finished or was abandoned
-    *_lease_columns(),  # only playing matches are owned: finishing or abandoning one releases it
-    sa.Column("settings", JSONText, nullable=True),  # the room's settings (turn timer, bot kind, ...)
-    sa.Column("seen", sa.Boolean, nullable=False, server_default=sa.false()),  # a client came: resume it
-    sa.CheckConstraint("status IN ('playing', 'finished', 'abandoned')", name="status"),
-    sa.CheckConstraint("hands >= 0", name="hands"),
-    # list_matches(status=...) newest first, unfinished_matches(), and claims and renewals
-    sa.Index(None, "status", "id"),
-)
-
-events_table = sa.Table(
-    "events",
-    metadata,
-    # (match_id, seq) is the primary key: unique, and the index that reads a record in order
-    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
-              autoincrement=False),
-    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("type", sa.String(MAX_TYPE), nullable=False),
-    sa.Column("body", sa.Text, nullable=False),  # the whole event as orjson text, exactly as exported
-    sa.CheckConstraint("seq >= 0", name="seq"),
-)
-
-# One row per seat of every match: who sat there (name, kind and, for a person with one, the
-# browser's player id), so that a player's matches are found by an index on every dialect (the
-# ``players`` JSON is text: querying it would be json_each on SQLite, jsonb functions on PostgreSQL,
-# and a scan of every match either way).  Written with the match by create_match; 0003 back-fills it.
-match_players_table = sa.Table(
-    "match_players",
-    metadata,
-    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
-              autoincrement=False),
-    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
-    sa.Column("name", sa.String(MAX_NAME), nullable=False),
-    sa.Column("kind", sa.String(8), nullable=False),
-    sa.Column(PLAYER_ID, sa.String(MAX_PLAYER_ID), nullable=True),
-    sa.Index(None, "name", PLAYER_ID),  # a player's matches: by name, or by name and id
-)
-
-rooms_table = sa.Table(
-    "rooms",
-    metadata,
-    sa.Column("code", sa.String(MAX_ROOM), primary_key=True),
-    sa.Column("data", JSONText, nullable=False),  # whatever the server needs to rebuild the waiting room
-    *_lease_columns(),
-    sa.Column("created_at", UTCDateTime, nullable=False),
-    sa.Column("updated_at", UTCDateTime, nullable=False),
-)
-
-
-# ---- engine and migrations ----------------------------------------------------------------
-
-
-def default_url() -> str:
-    """``sqlite:///<user data dir>/tjmj.sqlite3``, creating the directory."""
-    folder = Path(platformdirs.user_data_dir(APP_NAME))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / DB_FILE}"
-
-
-def _sqlite_connect(dbapi_conn: Any, _record: Any) -> None:
-    # The sqlite3 module's own transaction handling skips BEGIN before SELECT and DDL; turn it off
-    # and emit BEGIN ourselves (_sqlite_begin), as the SQLAlchemy docs recommend.
-    dbapi_conn.isolation_level = None
-    cur = dbapi_conn.cursor()
-    try:
-        cur.execute("PRAGMA foreign_keys=ON")  # per connection; off by default
-        # WAL: a crash mid-write leaves the last committed state, and readers never block the writer
-        cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=FULL")  # a committed hand is on disk before the server shows it
-    finally:
-        cur.close()
-
-
-def _sqlite_begin(conn: Connection) -> None:
-    # A write transaction takes the write lock up front: a deferred one that reads and then writes
-    # fails at once with SQLITE_BUSY when another thread committed meanwhile (no busy wait).
-    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")
-
-
-def _reopen_read_only(ctx: sa.engine.ExceptionContext) -> None:
-    # A connection opened while the file was read-only stays read-only (SQLite's mode=rw falls back
-    # to reading): drop it like a broken one, so that the next try opens the file afresh.
-    if "readonly database" in str(ctx.original_exception):
-        ctx.is_disconnect = True
-
-
-def _sqlite_memory(url: str) -> bool:
-    u = sa.make_url(url)
-    memory = u.database in (None, "", ":memory:") or u.query.get("mode") == "memory"
-    return u.get_backend_name() == "sqlite" and memory
-
-
-def _sqlite_file(url: str) -> str | None:
-    """The absolute path of a plain SQLite file URL; None for anything else (memory, ``uri=true``, a server)."""
-    u = sa.make_url(url)
-    if u.get_backend_name() != "sqlite" or _sqlite_memory(url) or u.query.get("uri"):
-        return None
-    assert u.database is not None
-    return os.path.abspath(u.database)  # SQLite resolves a relative path against the cwd of each connect
-
-
-def _pg_connect_args(u: sa.URL, timeout: float) -> dict[str, Any]:
-    """libpq settings that bound every wait: connecting, a dead peer, a statement, a lock."""
-    ms = max(1, round(timeout * 1000))
-    ours: dict[str, Any] = {
-        "connect_timeout": CONNECT_TIMEOUT,
-        # a peer gone without a FIN (host down, network cut) is noticed in ~11 s, not hours
-        "keepalives": 1,
-        "keepalives_idle": 5,
-        "keepalives_interval": 2,
-        "keepalives_count": 3,
-        # data the peer never acknowledges (a cut network) fails the connection as soon as a wait would
-        "tcp_user_timeout": max(1, round(_client_wait(timeout) * 1000)),
-        "options": f"-c statement_timeout={ms} -c lock_timeout={ms}",
-    }
-    given = u.query.get("options")
-    if isinstance(given, str):
-        ours["options"] = f"{given} {ours['options']}"  # the URL's own options kept; a later -c wins
-    return {k: v for k, v in ours.items() if k == "options" or k not in u.query}  # the URL's settings win
-
-
-def _client_wait(timeout: float) -> float:
-    """Seconds the client waits for any answer of a PostgreSQL server: longer than the server's own
-    timeouts (a slow server answers with its error first), so only a server that does not answer
-    at all (frozen, unreachable) meets it."""
-    return timeout + CLIENT_GRACE
-
-
-_bounded_class: type[Any] | None = None
-
-
-def _bounded_connection() -> type[Any]:
-    """psycopg's Connection whose every wait for the server (a statement, a commit, a pre-ping) ends
-    after ``wait_timeout`` seconds: the connection is closed and the call fails.
-
-    The server's ``statement_timeout`` cannot help when the server does not run at all (stopped
-    with SIGSTOP, swapped out, a VM paused): its host's kernel still acknowledges every packet, so
-    neither keepalives nor ``tcp_user_timeout`` ever fire, and a query cancel goes to the same
-    frozen server.  Only a deadline in the client ends such a wait."""
-    global _bounded_class
-    if _bounded_class is not None:
-        return _bounded_class
-    import psycopg
-
-    class BoundedConnection(psycopg.Connection[Any]):
-        wait_timeout: float | None = None  # None: no deadline (a migration may run long)
-
-        def wait(self, gen: Any, interval: float = 0.1, timeout: float | None = None) -> Any:
-            limit = self.wait_timeout
-            if timeout is not None or limit is None:  # psycopg's own deadline (notifies): its own handling
-                return super().wait(gen, interval, timeout)
-            try:
-                return super().wait(gen, interval, limit)
-            except psycopg.OperationalError as e:
-                if type(e).__name__ != "_WaitTimeout":
-                    raise
-                # mid-exchange: the connection's state is unknown, so it is closed (SQLAlchemy then
-                # drops it from the pool); a server that wakes up sees it gone and rolls back
-                # anything not yet committed
-                self.pgconn.finish()
-                raise psycopg.OperationalError(
-                    f"the database server did not answer within {limit:g} s; the connection was closed") from None
-
-    _bounded_class = BoundedConnection
-    return BoundedConnection
-
-
-def make_engine(url: str, *, timeout: float = DEFAULT_TIMEOUT) -> Engine:
-    """An engine for ``url`` set up for the store: SQLite with WAL, foreign keys, thread-safe pooling;
-    PostgreSQL with every wait bounded (see :class:`Store`'s ``timeout``)."""
-    u = sa.make_url(url)
-    backend = u.get_backend_name()
-    if backend == "postgresql":
-        engine = sa.create_engine(
-            u,
-            pool_pre_ping=True,  # survive a database server restart
-            pool_timeout=CONNECT_TIMEOUT,  # every pooled connection busy (e.g. stuck): fail, don't queue forever
-            connect_args=_pg_connect_args(u, timeout),
-        )
-        if engine.dialect.driver == "psycopg":
-            wait = _client_wait(timeout)
-
-            @sa.event.listens_for(engine, "connect")
-            def bounded(dbapi_conn: Any, conn_rec: Any) -> None:
-                # each new connection becomes the subclass (same layout, one method more): however
-                # it was made, by psycopg.connect or a do_connect hook
-                import psycopg
-
-                if type(dbapi_conn) is psycopg.Connection:
-                    conn: Any = dbapi_conn
-                    conn.__class__ = _bounded_connection()
-                    conn.wait_timeout = wait
-
-        return engine
-    if backend != "sqlite":
-        return sa.create_engine(u, pool_pre_ping=True)
-    memory = _sqlite_memory(url)
-    kwargs: dict[str, Any] = {
-        # pooled connections move between the server's threads; timeout: wait for the write lock
-        "connect_args": {"check_same_thread": False, "timeout": timeout},
-    }
-    if memory:
-        kwargs["poolclass"] = sa.pool.StaticPool  # one connection, else each would see its own empty DB
-    engine = sa.create_engine(u, **kwargs)
-    sa.event.listen(engine, "connect", _sqlite_connect)
-    sa.event.listen(engine, "begin", _sqlite_begin)
-    return engine
-
-
-def alembic_config(url: str | None = None) -> Config:
-    """The Alembic configuration of the store's migrations, without an ini file.
-
-    ``command.upgrade(alembic_config(url), "head")`` is ``alembic upgrade head``; with no ``url``,
-    pass an open connection as ``config.attributes["connection"]``.
-    """
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    cfg.set_main_option("path_separator", "os")
-    cfg.set_main_option("file_template", "%%(rev)s_%%(slug)s")  # versions/0002_add_something.py
-    if url is not None:
-        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))  # configparser interpolation
-    return cfg
-
-
-def _upgrade(engine: Engine) -> bool:
-    """Migrate to head in one transaction; False (and no DDL at all) when already there."""
-    cfg = alembic_config()
-    script = ScriptDirectory.from_config(cfg)
-    heads = set(script.get_heads())
-    known = {rev.revision for rev in script.walk_revisions()}
-    with engine.connect() as conn:
-        conn.execution_options(**{_WRITE: True})
-        with conn.begin():
-            if conn.dialect.name == "postgresql":
-                # two servers starting at once would both create the tables; the lock ends with the transaction
-                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_PG_MIGRATE_LOCK)))
-            current = set(MigrationContext.configure(conn).get_current_heads())
-            if current == heads:
-                return False
-            if current - known:
-                raise RuntimeError(
-                    f"the database is at schema revision {', '.join(sorted(current - known))}, "
-                    "unknown to this version of tjmj (made by a newer one?)"
-                )
-            raw: Any = conn.connection.dbapi_connection
-            wait = getattr(raw, "wait_timeout", None)  # the client's deadline (_bounded_connection)
-            if conn.dialect.name == "postgresql":
-                # a migration may rewrite a large table: only its lock waits stay bounded
-                conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-                if wait is not None:
-                    raw.wait_timeout = None
-            try:
-                cfg.attributes["connection"] = conn
-                command.upgrade(cfg, "head")
-            finally:
-                if wait is not None:
-                    raw.wait_timeout = wait
-    return True
-
-
-def upgrade(url: str) -> bool:
-    """Migrate the database at ``url`` to the newest schema; True if anything was done."""
-    engine = make_engine(url)
-    try:
-        return _upgrade(engine)
-    finally:
-        engine.dispose()
-
-
-# ---- validation ---------------------------------------------------------------------------
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _check_id(match_id: Any) -> int:
-    if not _is_int(match_id):
-        raise TypeError(f"a match id is an int, got {match_id!r}")
-    return match_id
-
-
-def _check_str(what: str, value: Any, max_len: int) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{what} must be a string, got {value!r}")
-    if not value or len(value) > max_len:
-        raise ValueError(f"{what} must have 1 to {max_len} characters, got {value!r}")
-    return value
-
-
-def _check_json(what: str, value: Any) -> None:
-    try:
-        orjson.dumps(value)
-    except orjson.JSONEncodeError as e:
-        raise TypeError(f"{what} is not JSON-serialisable: {e}") from e
-
-
-def _check_object(what: str, value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise TypeError(f"{what} must be a dict, got {value!r}")
-    _check_json(what, value)
-    return value
-
-
-def _check_seconds(what: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
-        raise ValueError(f"{what} must be a positive number of seconds, got {value!r}")
-    return float(value)
-
-
-def _check_players(players: Any) -> list[dict[str, Any]]:
-    """One player per seat, sorted by seat; fields beyond the four the store knows are kept as given
-    (the server keeps its own, e.g. a player's index and token hash, to rebuild a room on resume)."""
-    if not isinstance(players, list | tuple) or len(players) != SEATS:
-        raise ValueError(f"players must be a list of {SEATS} players, one per seat, got {players!r}")
-    out: list[dict[str, Any]] = []
-    for p in players:
-        if not isinstance(p, dict):
-            raise TypeError(f"a player is a dict, got {p!r}")
-        seat: Any = p.get("seat")
-        kind, bot = p.get("kind"), p.get("bot")
-        if not _is_int(seat) or not 0 <= seat < SEATS:
-            raise ValueError(f"a player's seat is 0 to {SEATS - 1}, got {p!r}")
-        name = _check_str("a player's name", p.get("name"), MAX_NAME)
-        if kind not in PLAYER_KINDS:
-            raise ValueError(f"a player's kind is one of {PLAYER_KINDS}, got {p!r}")
-        if kind == "bot":
-            _check_str("a bot player's bot", bot, MAX_NAME)
-        elif bot is not None:
-            raise ValueError(f"a human player has no bot, got {p!r}")
-        pid = p.get(PLAYER_ID)
-        if pid is not None and (kind != "human" or not isinstance(pid, str) or not PLAYER_ID_RE.match(pid)):
-            raise ValueError(f"a player id is a person's, 16 to 32 of A-Z a-z 0-9 _ -, got {p!r}")
-        out.append({"seat": seat, "name": name, "kind": kind, "bot": bot, **p})
-    if sorted(p["seat"] for p in out) != list(range(SEATS)):
-        raise ValueError(f"players must fill seats 0 to {SEATS - 1} once each, got {players!r}")
-    _check_json("players", out)
-    return sorted(out, key=lambda p: p["seat"])
-
-
-def _check_scores(scores: Any) -> list[int]:
-    if not isinstance(scores, list | tuple) or len(scores) != SEATS or not all(_is_int(s) for s in scores):
-        raise ValueError(f"scores must be {SEATS} ints, one per seat, got {scores!r}")
-    return list(scores)
-
-
-def _check_events(events: Any) -> list[dict[str, Any]]:
-    if not isinstance(events, list | tuple):
-        raise TypeError(f"events must be a list of dicts, got {type(events).__name__}")
-    for i, ev in enumerate(events):
-        if not isinstance(ev, dict):
-            raise TypeError(f"event {i} is not a dict: {ev!r}")
-        _check_str(f"the type of event {i}", ev.get("type"), MAX_TYPE)
-    return list(events)
-
-
-def _event_bodies(match_id: int, events: Sequence[dict[str, Any]]) -> list[str]:
-    bodies = []
-    for i, ev in enumerate(events):
-        try:
-            bodies.append(orjson.dumps(ev).decode())
-        except orjson.JSONEncodeError as e:
-            raise TypeError(f"event {i} for match {match_id} is not JSON-serialisable: {e}") from e
-    return bodies
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _iso(t: datetime | None) -> str | None:
-    return None if t is None else t.isoformat()
-
-
-def _public_player(p: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in p.items() if not k.startswith(_TOKEN) and k != PLAYER_ID}
-
-
-def _player_rows(match_id: int, players: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{"match_id": match_id, "seat": p["seat"], "name": p["name"], "kind": p["kind"],
-             PLAYER_ID: p.get(PLAYER_ID)} for p in players]
-
-
-def _match_dict(row: sa.Row[Any], *, public: bool = True) -> dict[str, Any]:
-    return {
-        "id": row.id,
-        "room": row.room,
-        "status": row.status,
-        "rules": row.rules,
-        "seed": row.seed,
-        "players": [_public_player(p) for p in row.players] if public else row.players,
-        "scores": row.scores,
-        "hands": row.hands,
-        "created_at": _iso(row.created_at),
-        "finished_at": _iso(row.finished_at),
-        "settings": row.settings,
-    }
-
-
-def _room_dict(row: sa.Row[Any]) -> dict[str, Any]:
-    return {"code": row.code, "data": row.data, "created_at": _iso(row.created_at),
-            "updated_at": _iso(row.updated_at)}
-
-
-def _missing(match_id: int) -> KeyError:
-    return KeyError(f"no match with id {match_id}")
 
 
 # ---- owners -------------------------------------------------------------------------------
