@@ -10,17 +10,23 @@ The parts are modules of the package with fixed names, imported on first use (th
 start-up does not pay for the engine, nor one family for another):
 
 ========================  =============  =====================================================
-accessor                  module         what clients ask of it
+accessor                  module         what clients ask of it (the contract: the docstring of)
 ========================  =============  =====================================================
-``match_type``            ``game``       ``MATCH``: the family's ``Match`` subclass
-``calculator``            ``calculator`` the score / waits / advise answers of the CLI and batch
-``webview``               ``webview``    the web table's settlement explanation and hints
-``webpage``               ``webpage``    what the pages show: its strings in both languages, the
-                                         table's capabilities (``CAPS``); ``static/win.js`` its win
-``termview``              ``termview``   the terminal table's lines for this family
-``bots``                  ``bots``       the family's bot play (baseline, strong), by name
-``records``               ``records``    record fields, re-scoring a ``hora``, summaries, stats
-``env``                   ``env``        the RL environment's family features
+(registration)            ``rules``      its ``Rules`` subclass and presets (``register_presets``)
+``match_type``            ``game``       ``MATCH``: the family's ``Match`` subclass (tjmj.game)
+``calculator``            ``calculator`` batch lines and the score / waits / advise commands
+                                         (tjmj.jsonlines, tjmj.cli.common)
+``webview``               ``webview``    the web table's settlement message and hints
+                                         (tjmj.web.settlement, tjmj.web.hints)
+``webpage``               ``webpage``    what the pages show: strings in both languages, the
+                                         table's ``CAPS``; ``static/win.js`` (tjmj.web.app)
+``termview``              ``termview``   the terminal table's lines (tjmj.tui.render)
+``bots``                  ``bots``       its bots' play, by name (tjmj.bots)
+``records``               ``records``    record fields, re-scoring a ``hora``, the move list,
+                                         simulate/stats/tournament figures (tjmj.record,
+                                         tjmj.simulate, tjmj.stats, tjmj.tournament)
+``env``                   ``env``        the RL environment's family features (tjmj.env.codec)
+``guide``                 ``guide``        ``GUIDE``: the player's guide (tjmj.guide)
 ========================  =============  =====================================================
 
 Each part's contract is the docstring of the module of the client that calls it (named in
@@ -133,6 +139,10 @@ class Family:
     @property
     def env(self) -> Any:
         return self.part("env")
+
+    @property
+    def guide(self) -> Any:
+        return self.part("guide")
 
     def names(self) -> dict[str, str]:
         """``{"zh": 天津麻将, "en": Tianjin mahjong, "short": Tianjin}``: what a page or table shows."""
