@@ -44,17 +44,18 @@ from .._mypyc import mypyc_attr
 from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
-from .baseline import (
+from .belief import hand_weights
+from .common import (  # discard_shanten: the wilds are left out of kinds, no wild kind passed
     _discard_key,
     _discard_shanten,
     _merge,
     _suit_table,
     _top_unpaired,
+    discard_shanten,
     discard_used,
+    shanten13,
     shanten_fast,
 )
-from .beijing import discard_shanten, shanten13  # (the wilds are left out of kinds: no wild kind passed)
-from .belief import hand_weights
 from .strong import StrongBot
 
 if TYPE_CHECKING:
