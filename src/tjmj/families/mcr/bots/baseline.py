@@ -1,9 +1,10 @@
 """Chinese Official (国标麻将, MCR) play for the bots (docs/rules/MCR.md M1–M4): what a seat's
 observation says, shanten over every MCR shape, and the ``baseline`` policy.
 
-A bot learns the family from the observation (:func:`is_mcr`: MCR's observations carry
-``prevalent_wind``, M1) and the options (``min_fan``) from the driver (``set_rules``, called by
-:func:`tjmj.simulate.play_with`); without them it plays by the preset ``mcr``.
+A bot learns the family from the observation (its ``family`` field; one without it is MCR's when it
+has ``prevalent_wind``, M1: :func:`is_mcr`) and the options (``min_fan``) from the driver
+(``set_rules``, called by :func:`tjmj.simulate.play_with`); without them it plays by the preset
+``mcr``.
 
 Shanten (−1 complete, 0 ready) is the fewest exchanges that make the 13 tiles ready, the least over
 the winning shapes of M3: four melds and a pair (:func:`tjmj.bots.common.shanten_fast`, the
