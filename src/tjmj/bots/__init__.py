@@ -30,6 +30,8 @@ a ``baseline`` and a ``strong`` module) defines:
   (a plain ready hand with wilds cannot win under these rules);
 * ``claims_limited(rules) -> bool``: chi and pon are limited in a hand (the rollouts then claim only
   to get closer to ready);
+* ``FREE_WILD_DISCARD: bool``: a wild may be discarded without penalty (an outside bot's safe
+  default then discards one when nothing else is left: :func:`tjmj.bots.external.safe_default`);
 * ``BELIEF: tuple[float, ...]``: the coefficients of :data:`tjmj.bots.belief.FEATURES` fitted to
   ``strong``'s play in this family.
 

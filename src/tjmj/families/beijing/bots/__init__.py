@@ -25,9 +25,10 @@ if TYPE_CHECKING:
     from ....bots.strong import StrongBot
 
 __all__ = ["baseline_choose", "strong_choose", "recognises", "SEVEN_PAIRS", "hundiao_rollouts", "claims_limited",
-           "BELIEF", "BeijingView", "is_beijing", "rules_from_obs"]
+           "FREE_WILD_DISCARD", "BELIEF", "BeijingView", "is_beijing", "rules_from_obs"]
 
 SEVEN_PAIRS = True  # 七对子 is a winning shape (B4)
+FREE_WILD_DISCARD = True  # a wild may be discarded without penalty (B2)
 
 #: The belief model's coefficients (:data:`tjmj.bots.belief.FEATURES`), as ``benchmarks/belief_fit.py``
 #: printed them (2026-12-02: beijing 500 hands; seed 1000, every sixth turn).

@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from ....bots.strong import StrongBot
 
 __all__ = ["baseline_choose", "strong_choose", "recognises", "SEVEN_PAIRS", "hundiao_rollouts", "claims_limited",
-           "BELIEF", "McrView", "is_mcr", "rules_for"]
+           "FREE_WILD_DISCARD", "BELIEF", "McrView", "is_mcr", "rules_for"]
 
 SEVEN_PAIRS = True  # 七对 is a winning shape (M3)
+FREE_WILD_DISCARD = False  # no wilds (M1)
 
 #: The belief model's coefficients (:data:`tjmj.bots.belief.FEATURES`), as ``benchmarks/belief_fit.py``
 #: printed them (2026-12-02: mcr 300 hands; seed 1000, every sixth turn).

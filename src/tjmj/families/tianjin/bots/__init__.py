@@ -14,9 +14,10 @@ from .baseline import baseline_choose
 from .strong import strong_choose
 
 __all__ = ["baseline_choose", "strong_choose", "recognises", "SEVEN_PAIRS", "hundiao_rollouts", "claims_limited",
-           "BELIEF"]
+           "FREE_WILD_DISCARD", "BELIEF"]
 
 SEVEN_PAIRS = False  # no 七对 shape in Tianjin (R5): shanten is the standard shape's
+FREE_WILD_DISCARD = False  # a wild discarded makes 小相公 (R2): no more wins this hand
 
 #: The belief model's coefficients (:data:`tjmj.bots.belief.FEATURES`), as ``benchmarks/belief_fit.py``
 #: printed them (2026-12-02: classic 800 hands; seed 1000, every sixth turn).
