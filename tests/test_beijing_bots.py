@@ -15,9 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from tjmj.bots import BOT_NAMES, make_bot
-from tjmj.bots.beijing import is_beijing, pairs_shanten, rules_from_obs, shanten13
+from tjmj.bots.common import pairs_shanten, shanten13
 from tjmj.cli.simulate import simulate as simulate_cmd
 from tjmj.cli.tournament import tournament as tournament_cmd
+from tjmj.families.beijing.bots.baseline import is_beijing, rules_from_obs
 from tjmj.families.beijing.records import KONG_TYPES as BEIJING_KONG_TYPES
 from tjmj.families.beijing.rules import BEIJING, BEIJING_A
 from tjmj.families.beijing.score import scorer_for
@@ -140,7 +141,7 @@ def test_shanten_zero_is_exactly_ready(indicator: int | None):
 def test_shanten_agrees_with_the_beijing_advisor():
     """The bots' incremental shanten (either shape) equals the advisor's
     (:func:`tjmj.families.beijing.advise.shanten_counts`) on random hands with 0–2 melds."""
-    from tjmj.bots.baseline import shanten_fast
+    from tjmj.bots.common import shanten_fast
     from tjmj.families.beijing.advise import shanten_counts
 
     rng = random.Random(8)

@@ -19,7 +19,7 @@ from tjmj.bots import (
     make_bot,
     split_bot_names,
 )
-from tjmj.bots.baseline import _discard_shanten, shanten_fast
+from tjmj.bots.common import _discard_shanten, shanten_fast
 from tjmj.game import Action, Match
 from tjmj.hand import shanten_counts
 from tjmj.rules import CLASSIC, YIYOU, Rules

@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tjmj.bots import BOT_NAMES, make_bot
-from tjmj.bots.mcr import McrView, discard_shanten, is_mcr, mcr_shanten, shapes_shanten
-from tjmj.bots.mcr_strong import ROUTES, _Model, route_distances, template_distance
 from tjmj.cli.simulate import simulate as simulate_cmd
 from tjmj.cli.tournament import tournament as tournament_cmd
+from tjmj.families.mcr.bots.baseline import McrView, discard_shanten, is_mcr, mcr_shanten, shapes_shanten
+from tjmj.families.mcr.bots.strong import ROUTES, _Model, route_distances, template_distance
 from tjmj.families.mcr.records import KONG_TYPES as MCR_KONG_TYPES
 from tjmj.families.mcr.rules import MCR
 from tjmj.families.mcr.score import McrMeld, is_complete_mcr

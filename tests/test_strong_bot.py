@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tjmj.bots import make_bot
-from tjmj.bots.strong import SHORT_WALL, StrongBot, _Ctx
+from tjmj.bots.strong import StrongBot
+from tjmj.families.tianjin.bots.strong import SHORT_WALL, _Ctx
 from tjmj.game import Action, Match
 from tjmj.rules import CLASSIC, YIYOU, Rules
 from tjmj.simulate import play_match, simulate
@@ -143,8 +144,8 @@ def test_a_dead_ready_hand_is_valued_by_the_draws_that_revive_it():
     # fills 567m/678m, or pairs the 3z — so no legal win (R5, min_fan 2): a dead ready hand.  A 5m or
     # an 8m completes 567m/678m without the wild; throwing the 3z then leaves 混儿吊 (R5.1: 13 tiles
     # that win on any draw, ×2): those draws bring the hand back to life, and its value says so.
-    from tjmj.bots.baseline import shanten_fast
-    from tjmj.bots.strong import DEAD_READY, REVIVE
+    from tjmj.bots.common import shanten_fast
+    from tjmj.families.tianjin.bots.strong import DEAD_READY, REVIVE
 
     hand = "123m456s789s67m13z5p"
     ctx = _Ctx(obs_of(hand))

@@ -40,8 +40,10 @@ COMPILED_MODULES = (
     "families.mcr.score_tables",
     "families.mcr.shapes",
     "bots.random_bot",
+    "bots.common",
     "bots.baseline",
-    "bots.beijing",
+    "families.tianjin.bots.baseline",
+    "families.beijing.bots.baseline",
     "bots.expert",
     "simulate",
 )

@@ -4,7 +4,8 @@ ends the hand first, the chance to win through a chain of improving draws and th
 the one-line summaries of an option in English and Chinese.
 
 The family's advisor (:mod:`tjmj.families.tianjin.advise`, :mod:`tjmj.families.beijing.advise`) sets
-its own rates and values.
+its own rates and values.  The chain of draws is :func:`win_chance`, which the Beijing and MCR
+``strong`` bots read too.
 
 >>> estimate_wall_left(121), draws_left(68)
 (68, 17)
@@ -13,10 +14,11 @@ its own rates and values.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .tiles import Tile
 
-__all__ = ["Summarised", "draws_left", "estimate_wall_left", "hazard_now"]
+__all__ = ["Summarised", "draws_left", "estimate_wall_left", "hazard_now", "win_chance"]
 
 OTHER_HANDS = 3 * 13  # tiles in the other players' concealed hands, about
 KEPT_BACK = 14  # tiles kept back from normal draws at the tail (replacement draws: R3 dice reserve, B1's 7 stacks)
@@ -36,17 +38,47 @@ def draws_left(wall_left: int) -> int:
     return max(0, (wall_left + 3) // 4)
 
 
+@lru_cache(maxsize=1 << 13)  # ~0.3 kB an entry: ~2 MB full
+def win_chance(steps: int, q_first: float, q_win: float, rounds: int, hazard: float,
+               later: tuple[float, ...] = (), ramp: float = 0.0) -> float:
+    """The chance to make ``steps`` improvements and then win (``q_win`` per round) within ``rounds``
+    rounds, the hand surviving each round with ``1 − hazard``: the first improvement comes with
+    chance ``q_first`` per round, a later one with ``j`` steps still to go with ``later[j]`` (the
+    usual ukeire at that shanten: a hand's first step is the widest); the hazard grows by ``ramp``
+    a round."""
+    dist = [0.0] * (steps + 1)
+    dist[steps] = 1.0
+    rates = [later[j] if j < len(later) else q_first for j in range(steps + 1)]
+    rates[steps] = q_first
+    won = 0.0
+    for t in range(rounds):
+        h = hazard + ramp * t
+        keep = 1.0 - (h if h < 0.8 else 0.8)
+        new = [0.0] * (steps + 1)
+        p0 = dist[0]
+        if p0:
+            won += p0 * q_win
+            new[0] += p0 * (1.0 - q_win)
+        for j in range(1, steps + 1):
+            p = dist[j]
+            if p:
+                q = rates[j]
+                new[j - 1] += p * q
+                new[j] += p * (1.0 - q)
+        dist = [x * keep for x in new]
+        if sum(dist) < 1e-4:
+            break
+    return won
+
+
 def _chain(steps: int, q_first: float, q_win: float, rounds: int, later: tuple[float, ...] = (),
            hazard: float = 0.0, ramp: float = 0.0) -> float:
     """The chance to make ``steps`` improvements (the first with chance ``q_first`` a round, a later one
     with ``j`` steps to go ``later[j]``) and then win (``q_win`` a round) within ``rounds`` rounds, the
-    hand going on after each round with 1 − (``hazard`` + ``ramp`` × rounds since now): the Beijing
-    strong bot's :func:`~tjmj.bots.beijing_strong.win_chance`.  Rates are rounded to 4 places (its
-    cache)."""
+    hand going on after each round with 1 − (``hazard`` + ``ramp`` × rounds since now):
+    :func:`win_chance`.  Rates are rounded to 4 places (its cache)."""
     if rounds <= 0 or q_win <= 0:
         return 0.0
-    from .bots.beijing_strong import win_chance  # the engine is imported on first use only
-
     return win_chance(steps, round(min(1.0, q_first), 4), round(min(1.0, q_win), 4), rounds, round(hazard, 3),
                       later, ramp)
 

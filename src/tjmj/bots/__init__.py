@@ -1,12 +1,39 @@
 """Bots that play the engine's decisions (Tianjin R3–R9, Beijing B1–B7, MCR M1–M4) from a seat's
 observation only.
 
-One name plays every rule family: a bot reads the family from the observation (Beijing's carries
-``upstairs``, B6; MCR's ``prevalent_wind``, M1) and plays that family's way (:mod:`tjmj.bots.beijing`,
-:mod:`tjmj.bots.beijing_strong` for Beijing; :mod:`tjmj.bots.mcr`, :mod:`tjmj.bots.mcr_strong` for
-MCR).  A driver that knows the match's rules passes them with ``bot.set_rules(rules)`` where a bot
-has it (:func:`tjmj.simulate.play_with` does); otherwise a Beijing bot infers the preset and an MCR
-bot plays by the preset ``mcr``.
+One name plays every rule family: a bot reads the family from the observation (its ``family``
+field, :func:`tjmj.bots.baseline.family_of`) and plays that family's way, which the family's part
+``bots`` holds (``tjmj.families.<name>.bots``).  A driver that knows the match's rules passes them
+with ``bot.set_rules(rules)`` where a bot has it (:func:`tjmj.simulate.play_with` does); otherwise
+the family infers them (Beijing: from the observation; MCR: the preset ``mcr``).
+
+What is the same in every family is here: the registry (:func:`make_bot`, :data:`BOTS`), the
+random bots (:mod:`tjmj.bots.random_bot`), :class:`~tjmj.bots.baseline.BaselineBot` and
+:class:`~tjmj.bots.strong.StrongBot` (which ask the family for their choice), the search
+(:mod:`tjmj.bots.expert`) and its beliefs (:mod:`tjmj.bots.belief`), outside bots
+(:mod:`tjmj.bots.external`) and what the families' bots share (:mod:`tjmj.bots.common`: shanten
+with wilds, the discard tie-break).
+
+**The part ``bots`` of a family** (``families.get(name).bots``; the built-in ones are packages with
+a ``baseline`` and a ``strong`` module) defines:
+
+* ``baseline_choose(obs, legal, bot) -> Action`` and ``strong_choose(obs, legal, bot) -> Action``:
+  the choice of the ``baseline`` and ``strong`` bots; ``bot`` is the calling
+  :class:`~tjmj.bots.baseline.BaselineBot` / :class:`~tjmj.bots.strong.StrongBot`, for the rules a
+  driver gave it (``bot.rules``, or ``None``), its options (``sit_threshold``, ``revive``) and its
+  record of hand results (``StrongBot.track``);
+* ``recognises(obs) -> bool``: whether an observation without a ``family`` field (made by hand, or by
+  an older driver) is of this family, by a field only its observations have (``False`` for the
+  default family, which plays any other);
+* ``SEVEN_PAIRS: bool``: 七对 is a winning shape (the ``expert`` bot's rollouts count its shanten);
+* ``hundiao_rollouts(rules) -> bool``: the rollouts' seats holding wilds aim at a 混儿吊 ready hand
+  (a plain ready hand with wilds cannot win under these rules);
+* ``claims_limited(rules) -> bool``: chi and pon are limited in a hand (the rollouts then claim only
+  to get closer to ready);
+* ``FREE_WILD_DISCARD: bool``: a wild may be discarded without penalty (an outside bot's safe
+  default then discards one when nothing else is left: :func:`tjmj.bots.external.safe_default`);
+* ``BELIEF: tuple[float, ...]``: the coefficients of :data:`tjmj.bots.belief.FEATURES` fitted to
+  ``strong``'s play in this family.
 
 A bot is anything with a ``name`` and ``choose(obs, legal, rng) -> Action``:
 
@@ -72,7 +99,7 @@ class BotOptionError(ValueError):
 
 
 def _strong() -> Bot:
-    from .strong import StrongBot  # strong.py imports this package: import it when first asked for
+    from .strong import StrongBot  # imported when first asked for, as the families' play it asks for
 
     return StrongBot()
 
@@ -221,10 +248,9 @@ def bot_options(name: str) -> dict[str, Any]:
 
 def make_bot(name: str) -> Bot:
     """A new bot by registry name, for every rule family: ``random`` (uniform legal, for fuzzing),
-    ``greedy`` (random but wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`,
-    :mod:`tjmj.bots.beijing` and :mod:`tjmj.bots.mcr`), ``strong`` (plays for value:
-    :mod:`tjmj.bots.strong` in Tianjin, :mod:`tjmj.bots.beijing_strong` in Beijing,
-    :mod:`tjmj.bots.mcr_strong` in MCR), ``expert`` (searches: sampled worlds played to the end of the
+    ``greedy`` (random but wins when it can), ``baseline`` (plays sensibly: see :class:`BaselineBot`
+    and the family's ``bots.baseline``), ``strong`` (plays for value: :class:`~tjmj.bots.strong.StrongBot`
+    and the family's ``bots.strong``), ``expert`` (searches: sampled worlds played to the end of the
     hand, :mod:`tjmj.bots.expert`; it needs ``bind(match, seat)``); ``cmd:COMMAND`` runs an outside bot
     over the JSON-lines protocol (:mod:`tjmj.bots.external`).
 

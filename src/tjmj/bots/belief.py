@@ -8,18 +8,20 @@ reads a few facts of the table (:data:`FEATURES`, all public: that seat's discar
 wilds, how many copies are out) and weighs the kind by ``exp(sum(coefficient × feature))``: how much
 likelier a copy of it is to be in that hand than in the wall.
 
-The coefficients are a logistic model, per family, fitted to ``strong``'s self-play
-(``benchmarks/belief_fit.py``, which prints them and how much better than a uniform deal they
-predict the true hands on other deals). They describe `strong`'s play: against other players the
+The coefficients are a logistic model, per family (its ``BELIEF``: :data:`COEFFICIENTS`), fitted to
+``strong``'s self-play (``benchmarks/belief_fit.py``, which prints them and how much better than a
+uniform deal they predict the true hands on other deals). They describe `strong`'s play: against other players the
 worlds are only as right as the players are alike.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
+from .. import families
 from ..game import Match
+from ..rules import RulesError
 from ..wall import SEATS
 
 __all__ = ["FEATURES", "COEFFICIENTS", "features", "hand_weights"]
@@ -47,16 +49,26 @@ FEATURES: tuple[str, ...] = (
     "discarded_recent",  # ... in its last three
 )
 
-#: Coefficients of :data:`FEATURES` per family, as ``benchmarks/belief_fit.py`` printed them
-#: (2026-12-02: classic 800 hands, beijing 500, mcr 300; seed 1000, every sixth turn).
-COEFFICIENTS: dict[str, tuple[float, ...]] = {
-    "tianjin": (-0.567, -0.360, -0.191, 0.285, -0.570, 0.026, 0.159, 0.185, -0.118, -0.025, -0.195, 0.355, 0.321,
-                -3.281, -0.453, 0.111, 0.258, 0.473, -0.244),
-    "beijing": (-1.198, -0.384, -0.203, 0.145, -0.378, 0.004, 0.105, 0.139, -0.092, -0.186, -0.646, 0.195, 0.133,
-                -1.200, 0.210, -0.581, 0.800, 1.132, -0.388),
-    "mcr": (-1.034, -0.126, 0.068, 0.000, 0.026, -0.002, 0.105, 0.160, 0.036, -0.023, -0.199, -0.044, 0.319, -0.566,
-            -1.289, 0.052, 0.063, 0.688, -0.258),
-}
+class _Coefficients(Mapping[str, tuple[float, ...]]):
+    """Coefficients of :data:`FEATURES` per family name: each family's ``BELIEF`` (its part ``bots``),
+    as ``benchmarks/belief_fit.py`` printed them."""
+
+    def __getitem__(self, family: str) -> tuple[float, ...]:
+        try:
+            fam = families.get(family)
+        except RulesError:
+            raise KeyError(family) from None
+        coef: tuple[float, ...] = fam.bots.BELIEF
+        return coef
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([f.name for f in families.all_families()])
+
+    def __len__(self) -> int:
+        return len(families.all_families())
+
+
+COEFFICIENTS: Mapping[str, tuple[float, ...]] = _Coefficients()
 
 
 def features(kind: int, discards: Sequence[int], meld_kinds: Sequence[int], wild: bool, out: int) -> list[float]:

@@ -40,21 +40,23 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import families
 from .._mypyc import mypyc_attr
 from ..game import _DISCARD, Action, Match
 from ..rules import Rules
 from ..tiles import TILE_TEXT
-from .baseline import (
+from .belief import hand_weights
+from .common import (  # discard_shanten: the wilds are left out of kinds, no wild kind passed
     _discard_key,
     _discard_shanten,
     _merge,
     _suit_table,
     _top_unpaired,
+    discard_shanten,
     discard_used,
+    shanten13,
     shanten_fast,
 )
-from .beijing import discard_shanten, shanten13  # (the wilds are left out of kinds: no wild kind passed)
-from .belief import hand_weights
 from .strong import StrongBot
 
 if TYPE_CHECKING:
@@ -97,9 +99,25 @@ def _hand(m: Match, seat: int) -> tuple[list[int], int, int]:
     return nonwild, w, 4 - len(st.melds)
 
 
+# what the rollouts ask of a match's family (its part ``bots``): (the rules asked about, 七对 is a
+# winning shape, the aim at 混儿吊, chi and pon are limited), for the last rules asked about: the
+# copies of one search share one rules object and ask thousands of times (one tuple, swapped whole)
+_TRAITS: list[tuple[Rules | None, bool, bool, bool]] = [(None, False, False, False)]
+
+
+def _traits(m: Match) -> tuple[Rules | None, bool, bool, bool]:
+    got = _TRAITS[0]
+    if got[0] is not m.rules:
+        bots = families.get(m.family).bots
+        r = m.rules
+        got = (r, bool(bots.SEVEN_PAIRS), bool(bots.hundiao_rollouts(r)), bool(bots.claims_limited(r)))
+        _TRAITS[0] = got
+    return got
+
+
 def _pairs_ok(m: Match, seat: int) -> bool:
-    """七对 is a winning shape of Beijing (B4) and MCR (M3), not of Tianjin; only with no meld."""
-    return m.family != "tianjin" and not m.seats[seat].melds
+    """七对 is a winning shape of the family (Beijing B4, MCR M3; not Tianjin); only with no meld."""
+    return _traits(m)[1] and not m.seats[seat].melds
 
 
 def ranked_discards(m: Match, seat: int, legal: Sequence[Action]) -> list[tuple[int, Action]]:
@@ -185,10 +203,10 @@ def hundiao_discard_shanten(nonwild: list[int], w: int, m: int, kinds: Sequence[
 
 
 def _fan_aware(m: Match) -> bool:
-    """Whether the rollouts aim at a legal Tianjin win: under ``min_fan`` 2 a plain ready hand with
-    wilds (死提溜) cannot win, and the commonest legal win with a wild is 混儿吊 (R5.1, R5.2)."""
-    r = m.rules
-    return m.family == "tianjin" and getattr(r, "min_fan", 1) >= 2 and getattr(r, "hundiao_alone_wins", False)
+    """Whether the rollouts aim at a legal win by 混儿吊 (the family's ``hundiao_rollouts``): in
+    Tianjin under ``min_fan`` 2 a plain ready hand with wilds (死提溜) cannot win, and the commonest
+    legal win with a wild is 混儿吊 (R5.1, R5.2)."""
+    return _traits(m)[2]
 
 
 _MEMO_FAN: dict[tuple[Any, ...], tuple[int, int]] = {}  # as _MEMO, for the Tianjin aim at 混儿吊
@@ -301,7 +319,7 @@ def _rollout_claim(m: Match, seat: int, legal: Sequence[Action]) -> Action:
         return pass_  # a discarded wild (Beijing): the policy makes no meld of wilds
     nonwild, w, need = _hand(m, seat)
     now = shanten_fast(nonwild, w, need)
-    limited = m.family == "beijing" and bool(getattr(m.rules, "max_claims", 0))
+    limited = _traits(m)[3]  # (Beijing's max_claims, B3)
     best: tuple[int, int, Action] | None = None
     for a in legal:
         t = a.type

@@ -40,6 +40,7 @@ from typing import IO, TYPE_CHECKING, Any
 import orjson
 
 from ..game import Action, visible_event
+from .baseline import family_of
 
 if TYPE_CHECKING:
     from ..game import Match
@@ -151,7 +152,7 @@ def safe_default(legal: list[Action], obs: dict[str, Any]) -> Action:
         counts = Counter(t for t in obs.get("hand") or () if t not in wilds)
         # honours before suited tiles on a tie (they never make sequences), then the text order
         return min(plain, key=lambda a: (_isolation(str(a).split()[1], counts), not str(a).endswith("z"), str(a)))
-    if "upstairs" in obs:  # Beijing (B6 上楼 is its own field): a wild may be discarded freely (B2)
+    if family_of(obs).bots.FREE_WILD_DISCARD:  # Beijing: a wild may be discarded freely (B2)
         for a in legal:
             if a.type == "discard":
                 return a

@@ -641,7 +641,7 @@ class _Model:
     cache: dict[tuple[Meld, ...], dict[bytes, tuple[float, float]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        from ...bots import beijing_strong as bs  # the engine is imported on first use only
+        from .bots import strong as bs  # the engine is imported on first use only
 
         r = self.scorer.rules
         self.discard_rate = bs.DISCARD_RATE

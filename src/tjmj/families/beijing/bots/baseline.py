@@ -1,40 +1,43 @@
 """Beijing play for the bots (docs/rules/BEIJING.md B1–B8): what a seat's observation says, shanten
 with the one wild kind over both shapes (four melds and a pair, 七对子), and the ``baseline`` policy.
 
-A bot learns the family from the observation (:func:`family_of`) and the Beijing options from
+A bot learns the family from the observation (its ``family`` field) and the Beijing options from
 the driver (``set_rules``, called by :func:`tjmj.simulate.play_with`) or, without one, from the
 observation: a wild shown means the preset ``beijing``, none ``beijing_a`` (:func:`rules_from_obs`).
 
 Shanten (−1 complete, 0 ready) is the fewest exchanges that make the 13 tiles ready, every wild
 playing whatever is missing (B2: a wild stands for any kind, its own included), over the
-standard shape (:func:`tjmj.bots.baseline.shanten_fast`, the same tables as Tianjin's) and, with
-no melds, 七对子 (B4: a concealed four counts as two pairs; each lone tile needs one wild).
-
->>> pairs_shanten([2, 2, 2, 2, 2, 2, 1] + [0] * 27, 0)
-0
->>> pairs_shanten([2, 2, 2, 2, 2, 1, 1] + [0] * 27, 1)
-0
+standard shape (:func:`tjmj.bots.common.shanten_fast`, the same tables as Tianjin's) and, with
+no melds, 七对子 (B4: a concealed four counts as two pairs; each lone tile needs one wild):
+:func:`tjmj.bots.common.shanten13`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..families.beijing.elements import WinContext
-from ..families.beijing.rules import BEIJING, BEIJING_A, BeijingRules
-from ..families.beijing.score import BeijingScorer, scorer_for
-from ..game import Action
-from ..meld import Meld, MeldType
-from ..rules import Rules, RulesError
-from ..tiles import TILES
-from .baseline import _KIND, _discard_key, _discard_shanten, shanten_fast
+from ....bots.common import (
+    _KIND,
+    _discard_key,
+    _discard_shanten,
+    claim_removes,
+    discard_shanten,
+    pairs_shanten,
+    shanten13,
+    shanten_fast,
+)
+from ....game import Action
+from ....meld import Meld, MeldType
+from ....rules import Rules, RulesError
+from ....tiles import TILES
+from ..elements import WinContext
+from ..rules import BEIJING, BEIJING_A, BeijingRules
+from ..score import BeijingScorer, scorer_for
 
 __all__ = [
     "BeijingView",
     "baseline_choose",
-    "family_of",
     "rules_from_obs",
     "pairs_shanten",
     "shanten13",
@@ -51,11 +54,6 @@ def is_beijing(obs: dict[str, Any]) -> bool:
     if fam is not None:
         return fam == "beijing"
     return "upstairs" in obs
-
-
-def family_of(obs: dict[str, Any]) -> str:
-    """``beijing`` or ``tianjin``, from an observation (see :func:`is_beijing`)."""
-    return "beijing" if is_beijing(obs) else "tianjin"
 
 
 _RULES_CACHE: dict[str, BeijingRules] = {}
@@ -85,52 +83,6 @@ def rules_from_obs(obs: dict[str, Any], bound: Rules | None = None) -> BeijingRu
 @lru_cache(maxsize=256)
 def _meld(text: str) -> Meld:
     return Meld.parse(text)
-
-
-# ---- shanten over both shapes -----------------------------------------------------------
-
-
-def pairs_shanten(nonwild: Sequence[int], w: int) -> int:
-    """七对子 shanten of a concealed hand (B4): 6 − the pairs it can make, a wild pairing a lone tile
-    first, then two wilds a pair (a four counts as two pairs: 豪华七对子)."""
-    p = s = 0
-    for c in nonwild:
-        if c:
-            p += c >> 1
-            s += c & 1
-    u = w if w < s else s
-    p += u + ((w - u) >> 1)
-    return 6 - (p if p < 7 else 7)
-
-
-def shanten13(nonwild: list[int], w: int, m: int, pairs: bool) -> int:
-    """Shanten of a hand (``m`` melds still to make, ``pairs``: 七对子 is still possible)."""
-    s = shanten_fast(nonwild, w, m)
-    if pairs and s > 0:
-        p = pairs_shanten(nonwild, w)
-        if p < s:
-            return p
-    return s
-
-
-def discard_shanten(nonwild: list[int], w: int, m: int, pairs: bool, kinds: Sequence[int],
-                    wild: int = -1) -> dict[int, int]:
-    """Shanten after discarding one tile of each kind in ``kinds`` (the wild kind: one wild)."""
-    plain = [k for k in kinds if k != wild]
-    out = _discard_shanten(nonwild, w, m, plain) if plain else {}
-    if wild in kinds and w:
-        out[wild] = shanten_fast(nonwild, w - 1, m)
-    if pairs:
-        for k in kinds:
-            if k == wild:
-                p = pairs_shanten(nonwild, w - 1)
-            else:
-                nonwild[k] -= 1
-                p = pairs_shanten(nonwild, w)
-                nonwild[k] += 1
-            if p < out[k]:
-                out[k] = p
-    return out
 
 
 # ---- the observation, as the bots read it ----------------------------------------------------
@@ -211,18 +163,6 @@ def _context(self_drawn: bool, dealer: bool) -> WinContext:
 # ---- claims: the hand after a chi, pon or kong -----------------------------------------------------
 
 
-def claim_removes(a: Action, tile: int) -> list[int]:
-    """The concealed tiles a claim of ``tile`` uses (B3): two for a pon, three for a kong, the other two
-    of the sequence for a chi."""
-    if a.type == "pon":
-        return [tile, tile]
-    if a.type == "kong":
-        return [tile, tile, tile]
-    assert a.tile is not None
-    low = int(a.tile)
-    return [k for k in range(low, low + 3) if k != tile]
-
-
 def after_claim(v: BeijingView, a: Action, tile: int) -> tuple[list[int], int] | None:
     """(non-wild counts, wilds) of the concealed hand after the claim ``a``; None if a tile it
     needs is missing (a chi through a wild: never offered, B2)."""
@@ -252,7 +192,9 @@ def _best_after(nonwild: list[int], w: int, m: int) -> int:
 
 
 def baseline_choose(obs: dict[str, Any], legal: list[Action], rules: BeijingRules) -> Action:
-    """The ``baseline`` bot in Beijing (see :class:`tjmj.bots.baseline.BaselineBot`)."""
+    """The ``baseline`` bot in Beijing (docs/bots.md, "Beijing baseline"): wins (and 混杠) whenever
+    legal, discards to the lowest shanten over both shapes, declares a kong and claims when that costs
+    no distance (while claims are limited, B3, only when it gets closer)."""
     phase = obs.get("phase")
     if phase == "turn":
         return _baseline_turn(obs, legal, rules)

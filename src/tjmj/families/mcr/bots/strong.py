@@ -1,9 +1,9 @@
 """The ``strong`` bot in MCR (docs/rules/MCR.md M1–M4): it plays for a *legal* win, one of 8 fan.
 
-The baseline (:mod:`tjmj.bots.mcr`) counts a hand ready whatever its fan; most of its ready hands
-with one to three claimed melds cannot win (measured: 8–15 % of their waits reach 8 fan), and it
-wins mostly by claiming a fourth meld (全求人).  This bot puts one figure on each choice: the points
-a hand is expected to bring, less what the tile let go is expected to cost.
+The baseline (:mod:`tjmj.families.mcr.bots.baseline`) counts a hand ready whatever its fan; most of
+its ready hands with one to three claimed melds cannot win (measured: 8–15 % of their waits reach 8
+fan), and it wins mostly by claiming a fourth meld (全求人).  This bot puts one figure on each choice:
+the points a hand is expected to bring, less what the tile let go is expected to cost.
 
 **A ready hand** is valued exactly: every tile that completes it is scored by
 :func:`~tjmj.families.mcr.score.score_mcr` (memoised) self-drawn and on a discard, with the table's
@@ -61,14 +61,14 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from ..families.mcr.rules import McrRules
-from ..families.mcr.score import McrMeld, is_complete_mcr
-from ..game import Action
-from ..hand import used_table
-from ..tiles import TILES
-from .baseline import _KIND, _discard_key, _merge, _suit_table, _top, shanten_fast
-from .beijing_strong import win_chance
-from .mcr import (
+from ....bots.common import _KIND, _discard_key, _merge, _suit_table, _top, shanten_fast
+from ....game import Action
+from ....hand import used_table
+from ....outlook import win_chance
+from ....tiles import TILES
+from ..rules import McrRules
+from ..score import McrMeld, is_complete_mcr
+from .baseline import (
     KNITTED,
     ORPHANS,
     McrView,

@@ -1,12 +1,13 @@
 """Chinese Official (国标麻将, MCR) play for the bots (docs/rules/MCR.md M1–M4): what a seat's
 observation says, shanten over every MCR shape, and the ``baseline`` policy.
 
-A bot learns the family from the observation (:func:`is_mcr`: MCR's observations carry
-``prevalent_wind``, M1) and the options (``min_fan``) from the driver (``set_rules``, called by
-:func:`tjmj.simulate.play_with`); without them it plays by the preset ``mcr``.
+A bot learns the family from the observation (its ``family`` field; one without it is MCR's when it
+has ``prevalent_wind``, M1: :func:`is_mcr`) and the options (``min_fan``) from the driver
+(``set_rules``, called by :func:`tjmj.simulate.play_with`); without them it plays by the preset
+``mcr``.
 
 Shanten (−1 complete, 0 ready) is the fewest exchanges that make the 13 tiles ready, the least over
-the winning shapes of M3: four melds and a pair (:func:`tjmj.bots.baseline.shanten_fast`, the
+the winning shapes of M3: four melds and a pair (:func:`tjmj.bots.common.shanten_fast`, the
 table merges shared with Tianjin and Beijing), 七对 (a four is two pairs), 十三幺, 全不靠/七星不靠
 (knitted tiles and honours) and 组合龙 with one more meld and a pair.  The values are those of
 :func:`tjmj.families.mcr.waits.shanten_shapes` (the tests compare them on random hands); this
@@ -27,13 +28,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..families.mcr.rules import MCR, McrRules
-from ..families.mcr.score import McrMeld, McrSituation, score_mcr
-from ..game import Action
-from ..meld import Meld, MeldType
-from ..rules import Rules
-from ..tiles import TILES
-from .baseline import _KIND, _discard_key, _discard_shanten, shanten_fast
+from ....bots.common import _KIND, _discard_key, _discard_shanten, claim_removes, shanten_fast
+from ....game import Action
+from ....meld import Meld, MeldType
+from ....rules import Rules
+from ....tiles import TILES
+from ..rules import MCR, McrRules
+from ..score import McrMeld, McrSituation, score_mcr
 
 __all__ = [
     "McrView",
@@ -270,7 +271,7 @@ def win_fan(counts13: tuple[int, ...], win: int, melds: tuple[McrMeld, ...], sel
 
 
 def baseline_choose(obs: dict[str, Any], legal: list[Action], rules: McrRules) -> Action:
-    """The ``baseline`` bot in MCR (see :class:`tjmj.bots.baseline.BaselineBot`): wins whenever
+    """The ``baseline`` bot in MCR (:class:`tjmj.bots.baseline.BaselineBot`): wins whenever
     ``win`` is legal (the engine offers only wins of ``min_fan``, M2), discards to the lowest
     shanten over every shape, declares a kong and claims a chi, pon or kong when that costs no
     distance; it knows nothing of fan."""
@@ -311,18 +312,6 @@ def _baseline_turn(obs: dict[str, Any], legal: list[Action], rules: McrRules) ->
         if after <= sh[best]:
             return a
     return next(a for a in discards if a.tile == best)
-
-
-def claim_removes(a: Action, tile: int) -> list[int]:
-    """The concealed tiles a claim of ``tile`` uses (M2): two for a pon, three for a kong, the other
-    two of the sequence for a chi."""
-    if a.type == "pon":
-        return [tile, tile]
-    if a.type == "kong":
-        return [tile, tile, tile]
-    assert a.tile is not None
-    low = int(a.tile)
-    return [k for k in range(low, low + 3) if k != tile]
 
 
 def claim_meld(a: Action, tile: int) -> McrMeld:

@@ -1,10 +1,10 @@
 """The ``strong`` bot in Beijing (docs/rules/BEIJING.md B1–B8): every choice by expected points.
 
-The Tianjin strong bot (:mod:`tjmj.bots.strong`) weighs fan; Beijing pays a value (B5) that
-multiplies (version B: 门清 ×2, 自摸 ×2, 无混儿 ×2 …) or adds up (version A), a discard win that the
-discarder pays double (B) or alone (A, 包三家), and a claim that costs 门清 and, under version B,
-every discard win.  So this bot puts one figure on each choice: the points it expects from the
-hand it keeps, less the points it expects to pay for the tile it lets go.
+The Tianjin strong bot (:mod:`tjmj.families.tianjin.bots.strong`) weighs fan; Beijing pays a value
+(B5) that multiplies (version B: 门清 ×2, 自摸 ×2, 无混儿 ×2 …) or adds up (version A), a discard win that
+the discarder pays double (B) or alone (A, 包三家), and a claim that costs 门清 and, under version B,
+every discard win.  So this bot puts one figure on each choice: the points it expects from the hand
+it keeps, less the points it expects to pay for the tile it lets go.
 
 **Offence**, the expected points of a 13-tile hand with ``R`` own draws left (``wall_left / 4``):
 
@@ -41,19 +41,29 @@ Deterministic (the rng is never used); a decision takes a few milliseconds.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from ..families.beijing.elements import WinContext
-from ..families.beijing.rules import BeijingRules
-from ..game import Action
-from ..hand import used_table
-from ..meld import Meld, MeldType
-from ..tiles import TILES
-from .baseline import _KIND, _discard_key, _merge, _suit_table, _top, shanten_fast
-from .beijing import BeijingView, after_claim, discard_shanten, pairs_shanten, shanten13
+from ....bots.common import (
+    _KIND,
+    _discard_key,
+    _merge,
+    _suit_table,
+    _top,
+    discard_shanten,
+    pairs_shanten,
+    shanten13,
+    shanten_fast,
+)
+from ....game import Action
+from ....hand import used_table
+from ....meld import Meld, MeldType
+from ....outlook import win_chance
+from ....tiles import TILES
+from ..elements import WinContext
+from ..rules import BeijingRules
+from .baseline import BeijingView, after_claim
 
-__all__ = ["strong_choose", "READY_B", "READY_A", "DANGER_B", "DANGER_A"]
+__all__ = ["strong_choose", "win_chance", "READY_B", "READY_A", "DANGER_B", "DANGER_A"]
 
 # ---- the model's constants --------------------------------------------------------------------
 
@@ -110,39 +120,6 @@ def _class(k: int) -> str:
 
 
 _CLASS = tuple(_class(k) for k in range(34))
-
-
-@lru_cache(maxsize=1 << 13)  # ~0.3 kB an entry: ~2 MB full
-def win_chance(steps: int, q_first: float, q_win: float, rounds: int, hazard: float,
-               later: tuple[float, ...] = (), ramp: float = 0.0) -> float:
-    """The chance to make ``steps`` improvements and then win (``q_win`` per round) within ``rounds``
-    rounds, the hand surviving each round with ``1 − hazard``: the first improvement comes with
-    chance ``q_first`` per round, a later one with ``j`` steps still to go with ``later[j]`` (the
-    usual ukeire at that shanten: a hand's first step is the widest); the hazard grows by ``ramp``
-    a round."""
-    dist = [0.0] * (steps + 1)
-    dist[steps] = 1.0
-    rates = [later[j] if j < len(later) else q_first for j in range(steps + 1)]
-    rates[steps] = q_first
-    won = 0.0
-    for t in range(rounds):
-        h = hazard + ramp * t
-        keep = 1.0 - (h if h < 0.8 else 0.8)
-        new = [0.0] * (steps + 1)
-        p0 = dist[0]
-        if p0:
-            won += p0 * q_win
-            new[0] += p0 * (1.0 - q_win)
-        for j in range(1, steps + 1):
-            p = dist[j]
-            if p:
-                q = rates[j]
-                new[j - 1] += p * q
-                new[j] += p * (1.0 - q)
-        dist = [x * keep for x in new]
-        if sum(dist) < 1e-4:
-            break
-    return won
 
 
 def _r(x: float) -> float:
