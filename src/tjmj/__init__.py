@@ -22,31 +22,18 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 # the engine's hot modules: ``python -m tjmj.build_compiled`` compiles them with mypyc (optional;
-# the pure-Python modules are the reference and give the same results)
-COMPILED_MODULES = (
-    "tiles",
-    "meld",
-    "action",
-    "wall",
-    "game",
-    "families.tianjin.game",
-    "families.beijing.game",
-    "families.mcr.game",
-    "families.tianjin.score",
-    "families.beijing.score",
-    "families.mcr.score",
-    "families.mcr.score_hand",
-    "families.mcr.score_judge",
-    "families.mcr.score_tables",
-    "families.mcr.shapes",
-    "bots.random_bot",
-    "bots.common",
-    "bots.baseline",
-    "families.tianjin.bots.baseline",
-    "families.beijing.bots.baseline",
-    "bots.expert",
-    "simulate",
-)
+# the pure-Python modules are the reference and give the same results).  :data:`COMPILED_MODULES` is
+# these and each built-in family's own (its ``Family.compiled``), in the registry's order.
+_COMPILED_CORE = ("tiles", "meld", "action", "wall", "game")
+_COMPILED_CLIENTS = ("bots.random_bot", "bots.common", "bots.baseline", "bots.expert", "simulate")
+
+
+def _compiled_modules() -> tuple[str, ...]:
+    from .families import all_families
+
+    own = [f"{fam.package.removeprefix(__name__ + '.')}.{m}" for fam in all_families()
+           if fam.package.startswith(f"{__name__}.families.") for m in fam.compiled]
+    return (*_COMPILED_CORE, *own, *_COMPILED_CLIENTS)
 
 
 def compiled() -> list[str]:
@@ -56,7 +43,7 @@ def compiled() -> list[str]:
     from importlib.machinery import EXTENSION_SUFFIXES
 
     out = []
-    for name in COMPILED_MODULES:
+    for name in _compiled_modules():
         mod = importlib.import_module(f"{__name__}.{name}")
         if (getattr(mod, "__file__", None) or "").endswith(tuple(EXTENSION_SUFFIXES)):
             out.append(mod.__name__)
@@ -70,6 +57,8 @@ _DEFAULT_FAMILY_NAMES = {"ELEMENTS": "elements", "Arrangement": "elements", "Ele
 
 def __getattr__(name: str) -> Any:
     # the engine is imported on first use: the calculator's batch start-up does not pay for it
+    if name == "COMPILED_MODULES":
+        return _compiled_modules()
     if name in ("Match", "Action"):
         from . import game
 
@@ -88,7 +77,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "Action",
     "Arrangement",
-    "CLASSIC",
     "COMPILED_MODULES",
     "ELEMENTS",
     "Element",
@@ -104,7 +92,6 @@ __all__ = [
     "ScoreResult",
     "Tile",
     "TileError",
-    "YIYOU",
     "compiled",
     "format_tiles",
     "is_complete",

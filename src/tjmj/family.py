@@ -54,11 +54,12 @@ class Family:
     ``name`` is the registry key and the ``family`` of its rules and records; ``chinese`` and
     ``english`` are its full names (``天津麻将``, ``Tianjin mahjong``), ``short`` the English one a
     narrow column shows (``Tianjin``, ``MCR``); ``section`` the prefix its rules are cited by (R, B,
-    M); ``rules_page`` the project's copy of its rules; ``package`` the importable package of its parts.
+    M); ``rules_page`` the project's copy of its rules; ``package`` the importable package of its parts;
+    ``compiled`` its hot modules that ``python -m tjmj.build_compiled`` compiles (built-in families only).
     """
 
     def __init__(self, name: str, chinese: str, english: str, *, short: str, package: str, section: str,
-                 rules_page: str, parts: Mapping[str, str] | None = None) -> None:
+                 rules_page: str, parts: Mapping[str, str] | None = None, compiled: tuple[str, ...] = ()) -> None:
         self.name = name
         self.chinese = chinese
         self.english = english
@@ -67,6 +68,7 @@ class Family:
         self.section = section
         self.rules_page = rules_page
         self.part_modules = dict(parts or {})  # part -> module, where not <package>.<part>
+        self.compiled = compiled  # its hot modules (under package) that the compiled build compiles
         self._parts: dict[str, ModuleType] = {}
 
     def __repr__(self) -> str:

@@ -565,7 +565,7 @@ class ArrangementLike(Protocol):
     def dragon(self) -> tuple[int, int, int] | None: ...
 
 
-def _arrangement_type() -> type[Any]:
+def arrangement_type() -> type[Any]:
     """The arrangement type :func:`arrangement` draws: the default family's (late: the drawing of
     tiles alone needs no family)."""
     from . import families
@@ -581,7 +581,7 @@ def arrangement(arr: ArrangementLike, *, size: float = 48) -> str:
     outlined (class ``winning``); the three groups of a 龙 are underlined in red.  Exposed melds
     are drawn as in :func:`hand`.  The title is ``str(arr)``.
     """
-    cls = _arrangement_type()
+    cls = arrangement_type()
     if not isinstance(arr, cls):
         raise TypeError(f"arrangement() needs a {cls.__module__}.{cls.__qualname__}, got {type(arr).__name__}")
     scale = _scale(size)

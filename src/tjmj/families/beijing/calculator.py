@@ -433,7 +433,7 @@ def _write_beijing_svg(r: BeijingResult, path: str) -> None:
     arr = r.arrangement
     if arr is not None:
         dragon = sorted(_dragon_groups(r))
-        text = svg.arrangement(svg.Arrangement(arr.groups, arr.winning_tile, (arr.wild,) if arr.wild is not None else (),
+        text = svg.arrangement(svg.arrangement_type()(arr.groups, arr.winning_tile, (arr.wild,) if arr.wild is not None else (),
                                            tuple(dragon) if len(dragon) == 3 else None))  # type: ignore[arg-type]
     else:
         text = svg.hand(h.concealed, h.draw, h.melds, wilds=(h.wild,) if h.wild is not None else ())

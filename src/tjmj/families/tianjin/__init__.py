@@ -18,4 +18,5 @@ names (``from tjmj import score, ScoreResult, Flag``).
 from ...family import Family
 
 FAMILY = Family("tianjin", "天津麻将", "Tianjin mahjong", short="Tianjin", package=__name__, section="R",
-                rules_page="docs/rules/RULES.md")
+                rules_page="docs/rules/RULES.md",
+                compiled=("game", "score", "bots.baseline"))
