@@ -224,6 +224,33 @@ def test_the_private_flag_survives_a_restart(store: Store) -> None:
             assert got["open"] == [] and got["live"] == []
 
 
+def test_a_restart_right_after_the_first_connection_keeps_the_rooms(store: Store,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow database (a loaded machine): the first connection's write (a quick match marked seen,
+    a waiting room saved) is still under way when the server stops; the stop lets it finish, and
+    the restarted server has both rooms (seen under load in CI: the match was not resumed)."""
+    slow = {"mark_seen": store.mark_seen, "save_room": store.save_room}
+
+    def later(name: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(0.5)
+            return slow[name](*args, **kwargs)
+        return call
+
+    with TestClient(app_for(store)) as client:
+        q = quick(client)
+        d = create(client)
+        monkeypatch.setattr(store, "mark_seen", later("mark_seen"))
+        monkeypatch.setattr(store, "save_room", later("save_room"))
+        with seat_ws(client, q["room"], q["token"]) as ws, host(client, d):
+            recv(ws)
+    monkeypatch.undo()
+    with TestClient(app_for(store)) as client:
+        lb = client.app.state.lobby  # type: ignore[attr-defined]
+        assert lb.get(q["room"]).match_id == q["match_id"]
+        assert lb.get(d["room"]).status == "waiting"
+
+
 @pytest.mark.parametrize("bad", ["true", "yes", 1, 0, None, [], {}, 1.5])
 @pytest.mark.parametrize("route", ["/api/rooms", "/api/quick"])
 def test_a_private_flag_that_is_not_a_boolean_is_a_400(store: Store, route: str, bad: Any) -> None:

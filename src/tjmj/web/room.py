@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = ["Room"]
 
 log = logging.getLogger("tjmj.web")
+# background tasks that store the room's own record: a stop lets them finish (Room.stop)
+STORING_TASKS = ("-seen", "-save-room")
 
 
 class Room:
@@ -907,6 +909,12 @@ class Room:
     async def stop(self) -> None:
         for c in self.connections():
             c.close(1001)
+        # a write of the room's own record still under way (the room kept once seen, a waiting room
+        # saved) is let finish, within the database's time limit: a restart right after someone
+        # connected must not forget the room (a quick match not marked seen is not resumed)
+        storing = [t for t in self.background if not t.done() and t.get_name().endswith(STORING_TASKS)]
+        if storing:
+            await asyncio.wait(storing, timeout=self.lobby.limits.db_timeout)
         tasks = [t for t in (self.task, *self.background) if t is not None and not t.done()]
         for t in tasks:
             t.cancel()
