@@ -61,7 +61,7 @@ def family_lines(root: Path = SRC) -> list[tuple[str, int, str]]:
 
 
 def test_code_outside_the_families_names_no_family() -> None:
-    found = [(rel, n, line) for rel, n, line in family_lines() if (rel, line) not in ALLOWED]
+    found = [(rel, n, line) for rel, n, line in family_lines() if (rel, line.split("  #")[0]) not in ALLOWED]
     assert not found, "lines outside families/ that name a family:\n" + "\n".join(
         f"src/tjmj/{rel}:{n}: {line}" for rel, n, line in found)
     assert len(ALLOWED) <= 10
