@@ -1,7 +1,8 @@
 """The seam holds (issue 29, item 4): a fourth rule family defined in the test tree only
 (:mod:`tests.fourth_family`, 一混: Tianjin with one wild kind) plays through self-play (``simulate``,
 ``tjmj simulate``), replay (``tjmj replay``), the RL environment (PettingZoo's ``api_test``), the web
-table (a whole match in Chromium, from the lobby) and the terminal table (``tjmj play``'s app), with
+table (a whole match in Chromium, from the lobby) and the terminal table (``tjmj play`` in tmux, and
+its app in-process), with
 no change in ``src/``.
 
 In this process the family is registered with :func:`tjmj.families.register` (and forgotten at the
@@ -17,13 +18,14 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 import tests.fourth_family as fourth
+from tests.test_terminal_glyph_width import Tmux, needs_tmux, tmux_factory  # noqa: F401  (a fixture)
 from tjmj import families
 from tjmj.game import Match
 from tjmj.record import replay
@@ -126,6 +128,38 @@ def test_the_terminal_table_plays_a_match(tmp_path: Path) -> None:
     assert source.match.is_over and shots
     assert "一混天津麻将" in title or "One-wild" in title, title
     assert replay([json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]).ok
+
+
+@needs_tmux
+def test_tjmj_play_in_a_terminal(tmux_factory: Callable[[dict[str, str]], Tmux], tmp_path: Path) -> None:  # noqa: F811
+    """``tjmj play --rules yihun`` in tmux (a child process that finds the family via TJMJ_FAMILIES),
+    answered by keys to the hand's settlement; the record it writes is of the family."""
+    tmux = tmux_factory({k: v for k, v in _child_env().items() if k in ("TJMJ_FAMILIES", "PYTHONPATH")})
+    record = tmp_path / "r.jsonl"
+    cmd = (f"{sys.executable} -c 'from tjmj.batch import console; console()' play --rules yihun --seed 7 "
+           f"--hands 1 --bot-delay 0 --record {record}")
+    tmux("new-session", "-d", "-s", "t", "-x", "110", "-y", "40", "-c", str(ROOT), cmd)
+    deadline = time.monotonic() + 90
+    titled = False
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        screen = tmux.screen()
+        titled = titled or "一混天津麻将" in screen or "One-wild" in screen
+        if "Payments" in screen and "Enter to leave" in screen:
+            break
+        key = "w" if "[w]" in screen else "Space" if "[␣]" in screen else "Enter" if "[⏎]" in screen else None
+        if key:
+            tmux("send-keys", "-t", "t", key)
+    else:
+        raise AssertionError("no settlement in time:\n" + tmux.screen())
+    assert titled, "the table never showed the family's name"
+    tmux("send-keys", "-t", "t", "Enter")
+    deadline = time.monotonic() + 30
+    while not record.exists() or "end_game" not in record.read_text():
+        assert time.monotonic() < deadline, "no record written:\n" + tmux.screen()
+        time.sleep(0.25)
+    events = [json.loads(x) for x in record.read_text().splitlines()]
+    assert events[0]["rules"]["family"] == "yihun" and replay(events).ok
 
 
 def test_a_whole_match_in_the_browser(browser: Browser, tmp_path: Path) -> None:
