@@ -2,14 +2,12 @@
 
 The engine (:class:`tjmj.game.Match`) is the only authority: a room holds one match, and every
 decision goes through :meth:`Match.apply`, whether a person's (over a WebSocket), a bot's, or the
-baseline bot's on a time-out or for a person away.  Everything here runs on the server's event
-loop; the engine is called synchronously, so no two changes to a room interleave.  The database
-is never called on the loop: every store call runs in the lobby's thread pool (:meth:`Lobby.db`),
-and while a finished hand is being stored the room takes no decisions (``saving``).  One asyncio
-task per room (:meth:`Room._run`) drives the bots, the turn timer and the grace period.
+baseline bot's on a time-out or for a person away.  All of it runs on the server's event loop
+(the engine synchronously: no two changes to a room interleave); every store call runs in the
+lobby's thread pool (:meth:`Lobby.db`), and while a finished hand is stored the room takes no
+decisions (``saving``).  One task per room (:meth:`Room._run`) drives bots, timer and grace.
 
-Storage: each finished hand's events are stored (one ``append_events``) before anyone is told the
-result; if the database fails, the store is retried (backing off up to 10 s) until it succeeds.
+Storage: a finished hand's events are stored (retried until it succeeds) before anyone is told.
 A match is owned by one server process at a time (a lease in the database, renewed every few
 seconds; every write is fenced by it): a process that lost the lease stops the room instead.
 """
@@ -45,8 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["Room"]
 
 log = logging.getLogger("tjmj.web")
-# background tasks that store the room's own record: a stop lets them finish (Room.stop)
-STORING_TASKS = ("-seen", "-save-room")
+STORING_TASKS = ("-seen", "-save-room")  # background writes of the room's own record (Room.stop)
 
 
 class Room:
@@ -909,9 +906,7 @@ class Room:
     async def stop(self) -> None:
         for c in self.connections():
             c.close(1001)
-        # a write of the room's own record still under way (the room kept once seen, a waiting room
-        # saved) is let finish, within the database's time limit: a restart right after someone
-        # connected must not forget the room (a quick match not marked seen is not resumed)
+        # the room's own record still being written (seen, saved) may finish: a restart keeps the room
         storing = [t for t in self.background if not t.done() and t.get_name().endswith(STORING_TASKS)]
         if storing:
             await asyncio.wait(storing, timeout=self.lobby.limits.db_timeout)
