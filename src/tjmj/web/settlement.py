@@ -21,7 +21,7 @@ and what :mod:`tjmj.web.hints` and :mod:`tjmj.web.room` ask of it (listed in :mo
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .. import families
@@ -200,3 +200,15 @@ def add_standings(m: Match, msg: dict[str, Any], names: list[str]) -> None:
         order = sorted(range(SEATS), key=lambda s: -m.scores[s])
         msg["standings"] = [{"rank": r + 1, "seat": s, "name": names[s], "score": m.scores[s]}
                             for r, s in enumerate(order)]
+
+
+def element_names(hora: dict[str, Any], table: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """A win's ``elements`` codes by name (code, Chinese, English), read from a family's element
+    table (code -> element with ``chinese`` and ``english``); a code it lacks is shown as itself."""
+    if not isinstance(hora.get("elements"), list):
+        return None
+    detail = []
+    for c in hora["elements"]:
+        el = table.get(c)
+        detail.append({"code": c, "chinese": el.chinese if el else c, "english": el.english if el else c})
+    return detail

@@ -14,7 +14,7 @@ from ...game import Match
 from ...tiles import TILE_TEXT, Tile
 from ...wall import SEATS
 from ...web.hints import hint_outlook, meld_tiles, split_draw, visible_counts
-from ...web.settlement import add_standings, hand_parts, payment_formula, rescored_arrangement, revealed
+from ...web.settlement import add_standings, element_names, hand_parts, payment_formula, rescored_arrangement, revealed
 from .elements import ELEMENT_BY_CODE, MULTIPLY
 from .rules import BeijingRules
 
@@ -42,13 +42,7 @@ HINT_OFF_THREAD = False
 
 def win_names(hora: dict[str, Any]) -> list[dict[str, Any]] | None:
     """A win's elements by name (code, Chinese, English), from its ``elements`` codes."""
-    if not isinstance(hora.get("elements"), list):
-        return None
-    detail = []
-    for c in hora["elements"]:
-        el = ELEMENT_BY_CODE.get(c)
-        detail.append({"code": c, "chinese": el.chinese if el else c, "english": el.english if el else c})
-    return detail
+    return element_names(hora, ELEMENT_BY_CODE)
 
 
 def win_detail(hora: dict[str, Any], rules: BeijingRules) -> dict[str, Any]:

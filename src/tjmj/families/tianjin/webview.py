@@ -16,7 +16,7 @@ from ...rules import Rules
 from ...tiles import TILE_TEXT, Tile
 from ...wall import SEATS
 from ...web.hints import hint_outlook, meld_tiles, split_draw, visible_counts
-from ...web.settlement import add_standings, hand_parts, payment_formula, rescored_arrangement, revealed
+from ...web.settlement import add_standings, element_names, hand_parts, payment_formula, rescored_arrangement, revealed
 from .elements import ELEMENT_BY_CODE
 from .rules import TianjinRules
 
@@ -46,13 +46,7 @@ HINT_OFF_THREAD = False
 
 def win_names(hora: dict[str, Any]) -> list[dict[str, Any]] | None:
     """A win's elements by name (code, Chinese, English), from its ``elements`` codes."""
-    if not isinstance(hora.get("elements"), list):
-        return None
-    detail = []
-    for c in hora["elements"]:
-        el = ELEMENT_BY_CODE.get(c)
-        detail.append({"code": c, "chinese": el.chinese if el else c, "english": el.english if el else c})
-    return detail
+    return element_names(hora, ELEMENT_BY_CODE)
 
 
 def elements_detail(codes: Sequence[str], rules: Rules | None = None) -> list[dict[str, Any]]:
