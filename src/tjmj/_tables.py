@@ -150,6 +150,21 @@ def _stored_packed(key: int, positions: int) -> tuple[int, int] | None:
 _ENTRY_OF_BYTE = tuple((v >> 2, (v & 3) - 1) for v in range(256))
 
 
+# The most entries each memo below holds before it empties itself and fills again.  A server
+# scores hand after hand for days: without a cap these grew ~1.5 kB a hand (issue 35, item 7).
+# Emptied in place, not replaced: the scorers keep module-level aliases to these dicts.
+TABLE_CAP = 1 << 15
+# _min_wilds answers only suits the shipped file lacks; its memo is emptied at this size
+MIN_WILDS_CAP = 1 << 14
+
+
+def _make_room(table: dict) -> None:  # type: ignore[type-arg]
+    """Empty a memo that has reached :data:`TABLE_CAP` entries (called on a miss only, so a hit
+    costs nothing extra; a plain function, not a base class, as mypyc compiles these tables)."""
+    if len(table) >= TABLE_CAP:
+        table.clear()
+
+
 class _NeedTable(dict[int, tuple[int, int]]):
     """packed suit -> (wilds for melds only, extra wilds if the pair is here)."""
 
@@ -159,6 +174,7 @@ class _NeedTable(dict[int, tuple[int, int]]):
         self.honors = positions == 7
 
     def __missing__(self, key: int) -> tuple[int, int]:
+        _make_room(self)
         v = _stored_packed(key, self.positions)
         if v is not None:
             self[key] = v
@@ -178,8 +194,11 @@ class _NeedTable(dict[int, tuple[int, int]]):
             for j, n in enumerate(norm):
                 packed |= n << (3 * j)
             v = self[packed]
+            _make_room(self)  # the line above may have filled it
             self[key] = v
             return v
+        if _min_wilds.cache_info().currsize >= MIN_WILDS_CAP:
+            _min_wilds.cache_clear()
         n0 = _min_wilds(c, False, self.honors)
         n1 = _min_wilds(c, True, self.honors)
         v = _ENTRY_OF_BYTE[n0 * 4 + n1 - n0 + 1] if n0 < 64 else (n0, n1 - n0)
@@ -201,6 +220,7 @@ class _DragonTable(dict[int, tuple[int, int]]):
     def __missing__(self, key: int) -> tuple[int, int]:
         # one bit at the bottom of each position holding a tile; subtracting it takes one tile
         # from every such position at once (no borrow: those positions hold at least one)
+        _make_room(self)
         present = (key | key >> 1 | key >> 2) & _LOW_BITS
         if self.skip5:
             present &= ~ONE[4]
@@ -292,6 +312,7 @@ class _DecompTable(dict[tuple[int, bool], tuple[SuitGroup, ...]]):
 
     def __missing__(self, key: tuple[int, bool]) -> tuple[SuitGroup, ...]:
         v = decompose(key[0], key[1], self.positions)
+        _make_room(self)  # after: decompose fills this table too, on the way down
         self[key] = v
         return v
 
