@@ -71,6 +71,7 @@ from .store_engine import (  # noqa: F401
     make_engine,
     upgrade,
 )
+from .store_nodes import NODE_TIMEOUT, NodesMixin
 from .store_schema import (  # noqa: F401
     _INT64,
     MAX_NAME,
@@ -177,7 +178,7 @@ def _forget_lost(held: dict[_K, int], before: dict[_K, int], owned: dict[_K, int
 # ---- the store ----------------------------------------------------------------------------
 
 
-class Store:
+class Store(NodesMixin):
     """Matches, their events and the waiting rooms in a SQL database; safe to share between the
     threads of one process, and between processes (servers) through leases.
 
@@ -186,6 +187,8 @@ class Store:
     Every call runs in its own transaction on a pooled connection.
 
     ``owner``: this store's id in the leases (default ``host:pid:random``, see :attr:`owner`).
+    ``node_timeout``: a server process of a cluster whose heartbeat (:meth:`heartbeat`) is older
+    than this is dead, and its leases are free at once (:mod:`tjmj.web.store_nodes`).
     ``lease_s``: how long an acquired or renewed lease lasts; renew well within it.  Leases are
     timed by the database's clock on PostgreSQL (servers on several hosts share it), by this host's
     on SQLite.
@@ -209,10 +212,11 @@ class Store:
     owner: str
 
     def __init__(self, url: str | None = None, *, owner: str | None = None, lease_s: float = 30.0,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, node_timeout: float = NODE_TIMEOUT) -> None:
         self.url = url or os.environ.get(ENV_URL) or default_url()
         self.owner = _default_owner() if owner is None else _check_str("owner", owner, MAX_OWNER)
         self._lease = timedelta(seconds=_check_seconds("lease_s", lease_s))
+        self._node_timeout = timedelta(seconds=_check_seconds("node_timeout", node_timeout))
         self._engine = make_engine(self.url, timeout=_check_seconds("timeout", timeout))
         self._closed = False
         # an in-memory SQLite database is one connection (StaticPool): its transactions take turns
@@ -623,11 +627,12 @@ class Store:
             mine = dict(held)
         c = table.c
         won: dict[Any, int] = {}
+        dead = self.dead_owners(conn, now) if any(row.owner for row in candidates) else set()
         for row in candidates:
             k = row[0]
             if row.owner == self.owner and mine.get(k) == row.fence:
                 continue  # held already: a claim returns a row once
-            if not self._free(row.owner, row.lease_until, now):
+            if not (self._free(row.owner, row.lease_until, now) or row.owner in dead):
                 continue
             # compare-and-set on the lease as read: of two servers racing for a row one matches, and
             # the other (on PostgreSQL, after waiting for the first one's row lock) updates nothing

@@ -143,3 +143,28 @@ rooms_table = sa.Table(
 
 
 # ---- engine and migrations ----------------------------------------------------------------
+
+
+# ---- several server processes (docs/web.md, "Several processes") ---------------------------
+
+MAX_URL = 300
+
+# One row per running server process of a cluster: where its peers reach it directly (``url``) and
+# when it last said it is alive (``heartbeat_at``, the database's clock).  A process whose
+# heartbeat is older than the store's ``node_timeout`` is dead: its leases are free at once.
+nodes_table = sa.Table(
+    "nodes",
+    metadata,
+    sa.Column("id", sa.String(MAX_OWNER), primary_key=True),  # the store's owner id (its leases)
+    sa.Column("url", sa.String(MAX_URL), nullable=False),
+    sa.Column("started_at", UTCDateTime, nullable=False),
+    sa.Column("heartbeat_at", UTCDateTime, nullable=False),
+)
+
+# Settings the processes share: the secret that signs what one forwards to another.
+cluster_table = sa.Table(
+    "cluster",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
