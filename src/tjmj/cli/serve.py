@@ -8,6 +8,7 @@ unfinished matches found there are resumed at start-up (those no other live serv
 from __future__ import annotations
 
 import faulthandler
+import socket
 import sys
 
 import click
@@ -58,12 +59,26 @@ def _one_line(e: BaseException) -> str:
                    "up waiting for any answer 2 s after this (a frozen server fails calls, not hangs them).")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="uvicorn's log level.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes on this host, sharing the port (more than one: a cluster, PostgreSQL only).")
+@click.option("--cluster", is_flag=True,
+              help="Run as one of several processes or hosts on one PostgreSQL database (docs/web.md, "
+                   "\"Several processes\"); implied by --workers above 1.")
+@click.option("--node-host", default=None, metavar="HOST",
+              help="In a cluster: the address this process's peers reach it at [default: --host, or this "
+                   "host's address when --host is 0.0.0.0].")
+@click.option("--node-port", default=0, show_default=True, type=click.IntRange(0, 65535),
+              help="In a cluster: the port for the peers (0: any free one; with --workers, the first one's, the "
+                   "others counting up).")
+@click.option("--listen-fd", default=None, type=int, hidden=True)  # a worker of --workers: the parent's socket
 def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float | None, grace: float,
           allow_origins: tuple[str, ...], forwarded_allow_ips: str | None, header_timeout: float,
           max_connections: int, per_address: int, db_timeout: float, db_statement_timeout: float,
-          log_level: str) -> None:
+          log_level: str, workers: int, cluster: bool, node_host: str | None, node_port: int,
+          listen_fd: int | None) -> None:
     """Run the web table: play Tianjin, Beijing or MCR mahjong in the browser against bots or friends."""
     from ..web.app import create_app
+    from ..web.cluster import Cluster
     from ..web.limits import Limits
     from ..web.server import bind
     from ..web.server import serve as run_server
@@ -72,12 +87,27 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
     for origin in allow_origins:
         if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
             raise click.BadParameter(f"{origin!r} is not an origin like https://example.com", param_hint="--allow-origin")
+    clustered = cluster or workers > 1
+    if clustered and _is_sqlite(db):
+        raise click.UsageError("several processes need PostgreSQL (--db postgresql+psycopg://…); "
+                               "SQLite serves one process")
+    if workers > 1:
+        from .serve_workers import run_workers
+
+        argv = sys.argv[1:]
+        run_workers(host, port, workers, argv[argv.index("serve") + 1:] if "serve" in argv else argv, node_port)
+        return
     try:
         store = Store(db, timeout=db_statement_timeout)
     except Exception as e:  # a bad URL or an unreachable database: one line, not a traceback
         raise click.ClickException(f"cannot open the database {_shown_url(db)}: {_one_line(e)}") from None
     try:
-        sock = bind(host, port)
+        sock = socket.socket(fileno=listen_fd) if listen_fd is not None else bind(host, port)
+        sockets = [sock]
+        if clustered:
+            node_addr = node_host or (host if host not in ("0.0.0.0", "::") else _own_address())
+            sockets.append(bind(node_addr, node_port))
+            node_url = f"http://{node_addr}:{sockets[1].getsockname()[1]}"
     except OSError as e:
         store.close()
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
@@ -85,21 +115,42 @@ def serve(host: str, port: int, db: str | None, bot_delay: float, timer: float |
     # caught; its Python traceback is logged on stderr, and a restart resumes from the last stored hand.
     faulthandler.enable(file=sys.stderr, all_threads=True)
     limits = Limits(grace=grace, db_timeout=db_timeout)
-    app = create_app(store, bot_delay=bot_delay, timer=timer, limits=limits, allowed_origins=allow_origins)
+    peers: set[str] = set()  # the cluster's peers' hosts: not capped per address (every forward comes from them)
+    member = Cluster(node_url, exempt=peers) if clustered else None
+    app = create_app(store, bot_delay=bot_delay, timer=timer, limits=limits, allowed_origins=allow_origins,
+                     cluster=member)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
 
     def ready() -> None:
         click.echo(f"{PROGRAM} at http://{shown}:{port}")
         click.echo(f"Database: {store!r}")
+        if member is not None:
+            click.echo(f"Cluster node: {member.url} ({store.owner})")
         sys.stdout.flush()
 
     try:
-        run_server(app, sock, on_ready=ready, log_level=log_level, header_timeout=header_timeout,
+        run_server(app, sockets, on_ready=ready, log_level=log_level, header_timeout=header_timeout,
                    max_connections=max_connections, per_address=per_address,
-                   forwarded_allow_ips=forwarded_allow_ips)
+                   forwarded_allow_ips=forwarded_allow_ips, exempt=peers)
     finally:
-        sock.close()
+        for s in sockets:
+            s.close()
         store.close()
+
+
+def _is_sqlite(db: str | None) -> bool:
+    import os
+
+    url = db or os.environ.get("TJMJ_DATABASE_URL") or ""
+    return not url or url.startswith("sqlite")
+
+
+def _own_address() -> str:
+    """This host's address as its peers would reach it (the one its name resolves to)."""
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
 
 
 def _shown_url(db: str | None) -> str:

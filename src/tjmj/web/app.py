@@ -63,6 +63,7 @@ from ..family import Family
 from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
+from .cluster import Cluster
 from .connection import Connection
 from .errors import StoreError
 from .hints import HINT_SEARCH_MS
@@ -409,7 +410,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
                limits: Limits | None = None, allowed_origins: Iterable[str] = (),
                trusted_proxies: Iterable[str] | None = None, match_factory: MatchFactory | None = None,
                bot_factory: Callable[[str], Bot] | None = None,
-               hint_search_ms: float | None = HINT_SEARCH_MS) -> Starlette:
+               hint_search_ms: float | None = HINT_SEARCH_MS, cluster: Cluster | None = None) -> Starlette:
     """The web table.
 
     ``store``: a :class:`tjmj.web.store.Store` (or anything with its methods); None opens
@@ -426,6 +427,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
     that script a game (a scripted wall, bots that play a plan); the defaults are
     ``Match(rules, seed=seed, names=names)`` and :func:`tjmj.bots.make_bot`.  ``hint_search_ms``:
     the budget of the expert search a hint carries besides the advisor's figures (None: no search).
+    ``cluster``: this process's part of several on one database (:mod:`tjmj.web.cluster`).
     """
     own_store = store is None
     lobby_box: dict[str, Lobby] = {}
@@ -435,6 +437,15 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
     def lobby() -> Lobby:
         return lobby_box["lobby"]
+
+    def address(conn: HTTPConnection) -> str:
+        """The client's address; for a request a peer forwarded (signed), the client it names."""
+        forwarded = cluster.verified(conn) if cluster is not None else None
+        return forwarded if forwarded is not None else client_address(conn)
+
+    def elsewhere(code: str) -> bool:
+        """Whether room ``code`` is not in this process while it runs as one of a cluster."""
+        return cluster is not None and code.upper() not in lobby().rooms
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -449,6 +460,9 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         lobby_box["lobby"] = lb
         app.state.lobby = lb
         app.state.store = store
+        if cluster is not None:
+            lb.clustered = True
+            await cluster.start(lb)
         try:
             resumed = await lb.resume_all()
         except Exception as e:  # the database is down: serve anyway; the maintenance loop adopts them later
@@ -466,6 +480,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
             await lb.shutdown()
+            if cluster is not None:
+                await cluster.stop(lb)
             if own_store:
                 store.close()  # type: ignore[union-attr]
 
@@ -473,15 +489,23 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         """Expire rooms, renew this process's leases, take over matches a stopped process left."""
         loop = asyncio.get_running_loop()
         renew_at = adopt_at = loop.time()
+        # in a cluster a process beats every node_beat seconds and looks for the matches of dead
+        # ones as often: a match is played again within node_timeout + node_beat of a crash
+        tick = min(5.0, lb.limits.lease_renew) if cluster is None else lb.limits.node_beat
+        adopt_every = lb.limits.adopt_every if cluster is None else lb.limits.node_beat
+        # and renews as often: a process that was frozen learns at once that its rooms moved
+        renew_every = lb.limits.lease_renew if cluster is None else lb.limits.node_beat
         while True:
-            await asyncio.sleep(min(5.0, lb.limits.lease_renew))
+            await asyncio.sleep(tick)
             try:
                 lb.cleanup()
+                if cluster is not None:
+                    await cluster.beat(lb)
                 now = loop.time()
                 if now >= renew_at:
-                    renew_at = now + lb.limits.lease_renew
+                    renew_at = now + renew_every
                     await lb.renew()
-                if now >= adopt_at + lb.limits.adopt_every:
+                if now >= adopt_at + adopt_every:
                     adopt_at = now
                     await lb.adopt()
             except Exception:
@@ -579,7 +603,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, None)
         private = _private(data)
-        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request),
+        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=address(request),
                                      player_id=player_id(data.get("player_id")))
         room.private = private  # before anyone connects: stored with the room's settings from then on
         return JSONResponse({"room": room.id, "player": 0, "seat": None, "token": token, "host": True})
@@ -590,7 +614,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         rules, bots, timer_s = _room_settings(data, lobby().timer, 4)
         private = _private(data)
         lb = lobby()
-        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=client_address(request),
+        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=address(request),
                                 player_id=player_id(data.get("player_id")))
         room.private = private  # a quick match is listed to watch unless private
         try:
@@ -620,10 +644,28 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             info.pop(key)
         return JSONResponse(info)
 
+    async def internal_room(request: Request) -> Response:
+        """For a peer of the cluster (signed): whether this process holds the room, and its status."""
+        if cluster is None or cluster.verified(request) is None:
+            return _err(404, "not found")
+        room = lobby().rooms.get(str(request.path_params["room"]).upper())
+        if room is None:
+            return _err(404, "no such room here")
+        return JSONResponse({"room": room.id, "status": room.status})
+
+    async def internal_lobby(request: Request) -> Response:
+        """For a peer of the cluster (signed): this process's own lobby lists."""
+        if cluster is None or cluster.verified(request) is None:
+            return _err(404, "not found")
+        opened, live = LobbyListing.lists(lobby())
+        return JSONResponse({"open": opened, "live": live})
+
     async def lobby_list(request: Request) -> Response:
         """The open rooms and live tables (:mod:`tjmj.web.listing`): rebuilt at most twice a second
-        however many pages poll, and 304 with no body when the page already has this version."""
-        _, body = listing.current(lobby())
+        however many pages poll, and 304 with no body when the page already has this version.  In
+        a cluster, every process's rooms (its peers' lists asked at most as often)."""
+        peers = await cluster.peer_lists(lobby()) if cluster is not None else []
+        _, body = listing.current(lobby(), peers)
         etag = listing.etag()
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         if _etag_matches(request.headers.get("if-none-match", ""), etag):
@@ -696,19 +738,30 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             raise LobbyError(400, str(e)) from None
         return JSONResponse(body)
 
-    def api(fn: Callable[[Request], Awaitable[Response]], *, post: bool = False) -> Any:
+    def api(fn: Callable[[Request], Awaitable[Response]], *, post: bool = False, room: bool = False) -> Any:
         """A JSON route: rate limited per address, POSTs only as JSON from an allowed origin, and
-        every failure a JSON error (4xx for the client's mistakes, 503 when the database fails)."""
+        every failure a JSON error (4xx for the client's mistakes, 503 when the database fails).
+        ``room``: a call on one room, sent on to the process that holds it (in a cluster)."""
 
         async def endpoint(request: Request) -> Response:
             lb = lobby()
             buckets = lb.post_buckets if post else lb.get_buckets
-            bucket = buckets.get(client_address(request))
+            bucket = buckets.get(address(request))
             if not bucket.allow():
                 return _err(429, "too many requests; slow down", retry_after=bucket.wait())
-            if post and not origin_allowed(request.headers, origins):
+            forwarded = cluster is not None and cluster.verified(request) is not None
+            if post and not forwarded and not origin_allowed(request.headers, origins):
                 return _err(403, "requests from other sites are not accepted")
             try:
+                code = str(request.path_params.get("room", "")) if room else ""
+                if code and not forwarded and ROOM_RE.match(code) and elsewhere(code):
+                    assert cluster is not None
+                    owner = await cluster.find(code.upper())
+                    if owner is not None:
+                        body = await _read_limited(request) if post else None
+                        return await cluster.forward(request, owner, address(request), body)
+                    if await lb.db_read(lb.store.room_known, code.upper()):  # type: ignore[attr-defined]
+                        raise LobbyError(503, "the room is moving to another server; try again", retry_after=2)
                 return await fn(request)
             except LobbyError as e:
                 return _err(e.status, e.message, e.retry_after)
@@ -727,8 +780,9 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
     async def ws_endpoint(websocket: WebSocket) -> None:
         lb = lobby()
-        address = client_address(websocket)
-        if not origin_allowed(websocket.headers, origins):
+        forwarded = cluster.verified(websocket) if cluster is not None else None
+        address = forwarded if forwarded is not None else client_address(websocket)
+        if forwarded is None and not origin_allowed(websocket.headers, origins):
             await websocket.close(code=4403, reason="cross-site WebSocket refused")  # before accept: HTTP 403
             return
         lim = lb.limits
@@ -738,6 +792,17 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         lb.sockets[address] = lb.sockets.get(address, 0) + 1
         try:
             await websocket.accept()
+            code = str(websocket.path_params.get("room", ""))
+            if forwarded is None and ROOM_RE.match(code) and elsewhere(code):
+                assert cluster is not None
+                owner = await cluster.find(code.upper())
+                if owner is not None:  # played by another process: this socket is piped to it
+                    await cluster.pipe(websocket, owner, address)
+                    return
+                if await lb.db_read(lb.store.room_known, code.upper()):  # type: ignore[attr-defined]
+                    # its process died and no other has taken it yet (within seconds): the page retries
+                    await _refuse(websocket, "moving", "the room is moving to another server; reconnecting", 1013)
+                    return
             await _session(websocket, lb, address)
         finally:
             n = lb.sockets.get(address, 1) - 1
@@ -833,9 +898,11 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/healthz", healthz),
         Route("/api/rooms", api(create_room, post=True), methods=["POST"]),
         Route("/api/quick", api(quick, post=True), methods=["POST"]),
-        Route("/api/rooms/{room}", api(room_info)),
-        Route("/api/rooms/{room}/join", api(join, post=True), methods=["POST"]),
-        Route("/api/rooms/{room}/start", api(start, post=True), methods=["POST"]),
+        Route("/api/rooms/{room}", api(room_info, room=True)),
+        Route("/api/rooms/{room}/join", api(join, post=True, room=True), methods=["POST"]),
+        Route("/api/rooms/{room}/start", api(start, post=True, room=True), methods=["POST"]),
+        Route("/internal/rooms/{room}", internal_room),
+        Route("/internal/lobby", internal_lobby),
         Route("/api/lobby", api(lobby_list)),
         Route("/api/matches", api(list_matches)),
         Route("/api/matches/{match_id}", api(get_match)),

@@ -17,6 +17,7 @@ __all__ = [
     "Bucket",
     "Buckets",
     "CLOSE_REPLACED",
+    "CLOSE_TRY_AGAIN",
     "ERROR_BURST",
     "ERROR_RATE",
     "Limits",
@@ -41,6 +42,7 @@ ERROR_RATE = 0.5  # ... refilled at this many per second; beyond, the socket is 
 OUTBOX = 2000  # queued messages to one slow client before it is dropped
 MAX_ROOMS = 500
 CLOSE_REPLACED = 4409  # the seat was opened by a newer socket
+CLOSE_TRY_AGAIN = 1013  # the room moved to another process of a cluster: the page reconnects there
 SAVE_BACKOFF_MAX = 10.0
 
 
@@ -76,6 +78,7 @@ class Limits:
     health_timeout: float = 2.0  # a database check (SELECT 1) slower than this says the database is down
     lease_renew: float = 10.0  # seconds between lease renewals (the store's lease is longer)
     adopt_every: float = 60.0  # seconds between looks for matches another process left behind
+    node_beat: float = 1.0  # in a cluster: seconds between heartbeats, and between looks for a dead process's matches
     lobby_listed: int = 50  # rooms per list of GET /api/lobby (open, live), newest first
     lobby_rebuild: float = 0.5  # seconds GET /api/lobby reuses its lists, however many pages poll
 

@@ -109,12 +109,21 @@ class LobbyListing:
                 break
         return opened, live
 
-    def current(self, lobby: Lobby) -> tuple[int, bytes]:
-        """The version and the JSON body (without ``now``) of the listing, rebuilt if it is stale."""
+    def current(self, lobby: Lobby, peers: list[tuple[list[Any], list[Any]]] | None = None) -> tuple[int, bytes]:
+        """The version and the JSON body (without ``now``) of the listing, rebuilt if it is stale.
+        ``peers``: the other processes' (open, live) lists of a cluster, merged in (newest first)."""
         clock = time.monotonic()
         if clock - self._built_at >= lobby.limits.lobby_rebuild:
             self._built_at = clock
             lists = self.lists(lobby)
+            if peers:
+                most = lobby.limits.lobby_listed
+                merged = ([*lists[0]], [*lists[1]])
+                for opened, live in peers:
+                    merged[0].extend(e for e in opened if isinstance(e, dict))
+                    merged[1].extend(e for e in live if isinstance(e, dict))
+                lists = tuple(sorted(x, key=lambda e: (-int(e.get("created") or 0), str(e.get("room"))))[:most]
+                              for x in merged)  # type: ignore[assignment]
             if lists != self._lists:
                 self._lists = lists
                 self.version += 1

@@ -30,7 +30,7 @@ from ..wall import SEATS
 from .errors import DatabaseLost
 from .hints import HINT_SEARCH_MS
 from .inputs import BOT_SPEEDS, ROOM_BOTS, LobbyError, checked_player_id, clean_name, room_bot
-from .limits import Buckets, Limits
+from .limits import CLOSE_TRY_AGAIN, Buckets, Limits
 from .room import Room
 
 __all__ = [
@@ -94,6 +94,7 @@ class Lobby:
         self.timer = timer
         self.next_delay = next_delay
         self.rooms: dict[str, Room] = {}
+        self.clustered = False  # one of several processes (tjmj.web.cluster): a room lost to another is let go
         self.broken: str | None = None  # the database was lost: no play until a restart
         self.post_buckets = Buckets(lim.post_burst, lim.post_rate)
         self.get_buckets = Buckets(lim.get_burst, lim.get_rate)
@@ -434,6 +435,12 @@ class Lobby:
                 room.stop_with("this match is now played by another server (this one's lease ended)", "moved")
             elif room.status == "waiting" and room.stored_room and room.id not in codes:
                 room.stop_with("this room is now kept by another server", "moved")
+            else:
+                continue
+            if self.clustered:  # the pages reconnect through the same address and reach the new owner
+                self.rooms.pop(room.id, None)
+                for conn in room.connections():
+                    conn.close(CLOSE_TRY_AGAIN)
 
     async def adopt(self) -> list[str]:
         """Resume matches another process left behind (its lease ended); started at once."""

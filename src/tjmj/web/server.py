@@ -15,6 +15,7 @@ import logging
 import re
 import socket
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import uvicorn
@@ -40,10 +41,11 @@ def _base_protocol() -> type[Any]:
 
 
 def guarded_protocol(header_timeout: float = HEADER_TIMEOUT, max_connections: int = MAX_CONNECTIONS,
-                     per_address: int = PER_ADDRESS, exempt: frozenset[str] = frozenset()) -> type[Any]:
+                     per_address: int = PER_ADDRESS, exempt: AbstractSet[str] = frozenset()) -> type[Any]:
     """An uvicorn HTTP protocol class with a header deadline and connection caps.
 
-    ``exempt``: addresses the per-address cap does not apply to (a reverse proxy in front)."""
+    ``exempt``: addresses the per-address cap does not apply to (a reverse proxy in front, the
+    peers of a cluster); a set that may grow while the server runs."""
     base = _base_protocol()
     per: dict[str, int] = {}  # open HTTP connections per address (shared by the class's instances)
 
@@ -158,10 +160,12 @@ def bind(host: str, port: int) -> socket.socket:
 def make_server(app: Any, *, on_ready: Callable[[], None] | None = None, log_level: str = "info",
                 header_timeout: float = HEADER_TIMEOUT, max_connections: int = MAX_CONNECTIONS,
                 per_address: int = PER_ADDRESS, forwarded_allow_ips: str | None = None,
-                keep_alive: int = 5) -> uvicorn.Server:
+                keep_alive: int = 5, exempt: set[str] | None = None) -> uvicorn.Server:
     """The uvicorn server of ``tjmj serve``: guarded connections, tokens kept out of the logs, and
-    ``on_ready()`` once it accepts connections.  Run it with ``server.run(sockets=[bind(...)])``."""
-    exempt = frozenset(a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip() and a.strip() != "*")
+    ``on_ready()`` once it accepts connections.  Run it with ``server.run(sockets=[bind(...)])``.
+    ``exempt``: more addresses not capped per address (the cluster's peers; the set may grow)."""
+    exempt = exempt if exempt is not None else set()
+    exempt.update(a.strip() for a in (forwarded_allow_ips or "").split(",") if a.strip() and a.strip() != "*")
     config = uvicorn.Config(
         app, log_level=log_level, ws_max_size=64 * 1024, timeout_keep_alive=keep_alive,
         http=guarded_protocol(header_timeout, max_connections, per_address, exempt),
@@ -179,6 +183,7 @@ def make_server(app: Any, *, on_ready: Callable[[], None] | None = None, log_lev
     return Server(config)
 
 
-def serve(app: Any, sock: socket.socket, *, on_ready: Callable[[], None], **options: Any) -> None:
-    """Serve ``app`` on the bound ``sock`` until interrupted (options as :func:`make_server`)."""
-    make_server(app, on_ready=on_ready, **options).run(sockets=[sock])
+def serve(app: Any, sock: socket.socket | list[socket.socket], *, on_ready: Callable[[], None],
+          **options: Any) -> None:
+    """Serve ``app`` on the bound socket(s) until interrupted (options as :func:`make_server`)."""
+    make_server(app, on_ready=on_ready, **options).run(sockets=sock if isinstance(sock, list) else [sock])
