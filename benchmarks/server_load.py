@@ -353,11 +353,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=120.0, help="cap on the whole run (default 120)")
     ap.add_argument("--no-deflate", action="store_true", help="clients do not offer permessage-deflate")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON instead of the table")
+    ap.add_argument("--processes", default=None, metavar="N[,N...]",
+                    help="server processes behind nginx on PostgreSQL, e.g. 1,2,4: each count is run in "
+                         "turn and reported side by side (needs --db and nginx)")
+    ap.add_argument("--db", default=os.environ.get("TJMJ_TEST_POSTGRES_URL"),
+                    help="PostgreSQL URL for --processes (default $TJMJ_TEST_POSTGRES_URL)")
     args = ap.parse_args(argv)
     args.tables = max(1, args.tables)
     args.hands = min(64, max(1, args.hands))
     say = (lambda *a, **k: print(*a, file=sys.stderr, **k)) if args.json else print
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if args.processes:
+        return run_processes(args, say)
 
     mach = machine("uvicorn", "websockets", "starlette")
     tables = [Table(i) for i in range(args.tables)]
@@ -469,6 +476,70 @@ def main(argv: list[str] | None = None) -> int:
     for e in stats.errors[:5]:
         print(f"  error: {e}")
     return 0 if not failures and not stats.errors and not check["problems"] else 1
+
+
+def run_processes(args: argparse.Namespace, say: Any) -> int:
+    """``--processes``: the same load through nginx to N processes on PostgreSQL, for each N given."""
+    import _cluster
+
+    counts = [int(x) for x in args.processes.split(",") if x.strip()]
+    if not args.db or not args.db.startswith("postgresql"):
+        print("--processes needs --db postgresql+psycopg://… (or $TJMJ_TEST_POSTGRES_URL)", file=sys.stderr)
+        return 2
+    mach = machine("uvicorn", "websockets", "starlette")
+    rows: list[dict[str, Any]] = []
+    bad = False
+    for n in counts:
+        tables = [Table(i) for i in range(args.tables)]
+        stats = Stats()
+        with _cluster.servers(args.db, n) as (ports, pids), _cluster.nginx(ports) as (port, nginx_pid):
+            say(f"{n} process(es) behind nginx on 127.0.0.1:{port}: {args.tables} tables x {args.hands} hand(s)",
+                flush=True)
+            cpu0, srv0, ngx0 = time.process_time(), _cluster.cpu_seconds(pids), _cluster.cpu_seconds([nginx_pid])
+            asyncio.run(drive(f"http://{HOST}:{port}", args, tables, stats))
+            cpu1, srv1, ngx1 = time.process_time(), _cluster.cpu_seconds(pids), _cluster.cpu_seconds([nginx_pid])
+        with Store(args.db) as store:
+            check = verify(store, tables)
+        failures = [t.failure for t in tables if t.failure]
+        bad = bad or bool(failures or stats.errors or check["problems"])
+        rows.append({
+            "processes": n, "tables_finished": sum(t.finished for t in tables), "actions": stats.actions,
+            "play_s": stats.play_s, "actions_per_s": stats.actions / stats.play_s if stats.play_s else None,
+            "rtt": summary([r for _, r in stats.rtts]), "rtt_hand_end": summary(stats.hand_end_rtts),
+            "errors": len(stats.errors), "failures": failures[:5], "problems": check["problems"][:5],
+            "cpu": {"servers_s": srv1 - srv0, "nginx_s": ngx1 - ngx0, "clients_s": cpu1 - cpu0,
+                    "server_ms_per_action": (srv1 - srv0) / stats.actions * 1000 if stats.actions else None},
+            "verify": {k: v for k, v in check.items() if k != "problems"},
+        })
+    base = rows[0]["actions_per_s"] if rows and rows[0]["actions_per_s"] else None
+    for r in rows:
+        r["ratio_to_first"] = r["actions_per_s"] / base if base and r["actions_per_s"] else None
+    if args.json:
+        print(json.dumps({"machine": mach, "settings": {"tables": args.tables, "match_hands": args.hands,
+                                                        "store": "PostgreSQL", "proxy": "nginx"}, "runs": rows}))
+        return 1 if bad else 0
+    print(f"machine: {mach['platform']}, {mach['cpu_count']} CPUs, load {mach['loadavg_at_start']} before; "
+          f"{mach['python']}; tjmj {mach['tjmj']}")
+    print(f"settings: {args.tables} tables x {args.hands} hand(s), 4 WebSocket clients each (this process), "
+          "through nginx (round robin) to N processes on PostgreSQL")
+    print()
+    head = ("processes", "finished", "actions/s", "x first", "rtt p50", "p99", "hand end p99", "server ms/action",
+            "CPU servers/nginx/clients s")
+    lines = [head]
+    for r in rows:
+        lines.append((str(r["processes"]), f"{r['tables_finished']}/{args.tables}", fmt(r["actions_per_s"], ",.0f"),
+                      fmt(r["ratio_to_first"], ".2f"), fmt(r["rtt"]["p50_ms"]) + " ms", fmt(r["rtt"]["p99_ms"]) + " ms",
+                      fmt(r["rtt_hand_end"]["p99_ms"]) + " ms", fmt(r["cpu"]["server_ms_per_action"], ".2f"),
+                      f"{r['cpu']['servers_s']:.0f} / {r['cpu']['nginx_s']:.0f} / {r['cpu']['clients_s']:.0f}"))
+    widths = [max(len(x[i]) for x in lines) for i in range(len(head))]
+    for i, x in enumerate(lines):
+        print("  ".join(c.rjust(wd) for c, wd in zip(x, widths)))
+        if i == 0:
+            print("  ".join("-" * wd for wd in widths))
+    for r in rows:
+        for p in r["failures"] + r["problems"]:
+            print(f"  problem ({r['processes']} processes): {p}")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
