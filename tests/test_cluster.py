@@ -390,3 +390,30 @@ def test_one_live_socket_per_seat_holds_across_processes() -> None:
                         while True:
                             first.recv(timeout=10)
                     assert closed.value.rcvd is not None and closed.value.rcvd.code == 4409
+
+
+def test_a_frozen_database_pauses_the_cluster_and_every_match_goes_on_after() -> None:
+    """PostgreSQL frozen for 8 s under two processes (no heartbeat, no write gets through): after,
+    whichever process takes the match (its old owner, or the other that found the owner's
+    heartbeat stale) finishes it, and no hand is lost or doubled."""
+    from tests.test_reliability import _postmaster, frozen
+
+    with fresh_postgres() as url:
+        ports = [_free_port() for _ in range(2)]
+        with node(url, ports[0]), node(url, ports[1]):
+            live_nodes(url, 2)
+            d = _post(ports[0], "/api/quick", {"name": "Ann", "match_hands": 3})
+            ann = Player(d["room"], d["token"])
+            assert ann.play(ports[1], is_settlement) is not None
+            with frozen(_postmaster(url)):
+                time.sleep(8)
+            for i in range(30):
+                if ann.play(ports[i % 2], over) is not None:
+                    break
+            else:
+                raise AssertionError(f"the match did not finish: closes {ann.closes}")
+        status, events = _stored(url, d["room"])
+        assert status == "finished"
+        assert len([e for e in events if e["type"] == "end_kyoku"]) == 3
+        assert ann.settled == sorted(set(ann.settled))
+        replay(events)

@@ -73,6 +73,8 @@ class Cluster:
         self._found: dict[str, tuple[float, str]] = {}  # room code -> (when, its owner's url)
         self._lists: tuple[float, list[tuple[list[Any], list[Any]]]] = (-1e9, [])
         self._pipes: dict[str, set[Any]] = {}  # peer url -> the open connections piped to it
+        self.beat_failed = False  # the last heartbeat did not reach the database
+        self._beat: asyncio.Future[Any] | None = None
 
     # ---- membership -------------------------------------------------------------------------
 
@@ -83,8 +85,24 @@ class Cluster:
         await self.beat(lobby)
 
     async def beat(self, lobby: Lobby) -> None:
-        """Say this process is alive; learn who else is."""
-        rows = await lobby.db_call(lobby.store.heartbeat, self.url)  # type: ignore[attr-defined]
+        """Say this process is alive; learn who else is.  While the database does not answer, the
+        peers are kept as they were (logged once): the others will find this one dead meanwhile,
+        take its matches over, and this one lets its rooms go at its next renewal."""
+        if self._beat is not None and not self._beat.done():
+            return  # the last one is still waiting for the database: one thread at a time waits
+        self._beat = asyncio.ensure_future(lobby.db_call(lobby.store.heartbeat, self.url))  # type: ignore[attr-defined]
+        self._beat.add_done_callback(lambda f: f.cancelled() or f.exception())  # its failure is logged below
+        try:
+            rows = await asyncio.wait_for(asyncio.shield(self._beat), lobby.limits.db_timeout)
+        except Exception as e:
+            if not self.beat_failed:
+                log.warning("cluster heartbeat failed (%s); the other processes may take this one's matches over",
+                            str(e).splitlines()[0][:200] if str(e) else type(e).__name__)
+            self.beat_failed = True
+            return
+        if self.beat_failed:
+            log.warning("cluster heartbeat works again")
+            self.beat_failed = False
         self.peers = {r["id"]: r["url"].rstrip("/") for r in rows}
         alive = set(self.peers.values())
         for url in [u for u in self._pipes if u not in alive]:
