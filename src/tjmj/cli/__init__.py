@@ -43,6 +43,7 @@ _COMMANDS = {
     "simulate": "simulate",
     "stats": "stats",
     "tournament": "tournament",
+    "user": "user",
 }
 
 

@@ -63,6 +63,7 @@ from ..family import Family
 from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
+from .accounts import account_routes
 from .cluster import Cluster
 from .connection import Connection
 from .errors import StoreError
@@ -901,6 +902,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/api/rooms/{room}", api(room_info, room=True)),
         Route("/api/rooms/{room}/join", api(join, post=True, room=True), methods=["POST"]),
         Route("/api/rooms/{room}/start", api(start, post=True, room=True), methods=["POST"]),
+        *account_routes(lobby, address, api, _body),
         Route("/internal/rooms/{room}", internal_room),
         Route("/internal/lobby", internal_lobby),
         Route("/api/lobby", api(lobby_list)),

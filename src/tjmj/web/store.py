@@ -53,6 +53,7 @@ from sqlalchemy.engine import Connection, Engine
 # The schema, the engine and the argument checks live in modules of their own; every name this
 # module defined before that split is still importable from here (the noqa: re-exports).
 from .errors import PLAYER_ID_RE, DatabaseLost, DatabaseUnwritable, LeaseLost, StoreError
+from .store_accounts import AccountsMixin
 from .store_engine import (  # noqa: F401
     _WRITE,
     APP_NAME,
@@ -178,7 +179,7 @@ def _forget_lost(held: dict[_K, int], before: dict[_K, int], owned: dict[_K, int
 # ---- the store ----------------------------------------------------------------------------
 
 
-class Store(NodesMixin):
+class Store(NodesMixin, AccountsMixin):
     """Matches, their events and the waiting rooms in a SQL database; safe to share between the
     threads of one process, and between processes (servers) through leases.
 

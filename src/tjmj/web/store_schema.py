@@ -168,3 +168,43 @@ cluster_table = sa.Table(
     sa.Column("name", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
 )
+
+
+# ---- accounts (docs/web.md, "Accounts") ------------------------------------------------------
+
+MAX_HASH = 200
+
+# A person's account: a name nobody else may take (``name_key``: the name folded, NFKC and
+# case-folded, unique) and an Argon2id hash of the password (never the password).
+accounts_table = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(MAX_NAME), nullable=False),
+    sa.Column("name_key", sa.String(MAX_NAME), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(MAX_HASH), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+# A signed-in browser: the SHA-256 of its session cookie (the cookie itself is never stored).
+sessions_table = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("expires_at", UTCDateTime, nullable=False),
+    sa.Index(None, "account_id"),
+)
+
+# Failed logins, by folded name and by address, for the limits on guessing (kept a day).
+login_failures_table = sa.Table(
+    "login_failures",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name_key", sa.String(MAX_NAME), nullable=False),
+    sa.Column("address", sa.String(100), nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index(None, "name_key", "at"),
+    sa.Index(None, "address", "at"),
+)
