@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from tjmj.web.accounts import COOKIE
@@ -231,3 +232,49 @@ def test_an_operator_resets_a_password_from_the_command_line(client: TestClient,
     assert login(client, password=new).status_code == 200
     bad = subprocess.run([*cmd, "nobody", "--db", f"sqlite:///{db}"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and bad.stderr.strip() == "Error: no account named 'nobody'"
+
+
+# ---- at the tables (issue 31, part 2) -------------------------------------------------------------
+
+
+def test_a_signed_in_person_plays_as_their_account_and_guests_are_marked(client: TestClient, db: Path) -> None:
+    signup(client)
+    r = client.post("/api/quick", json={"name": "Mallory", "player_id": "b" * 16, "match_hands": 1})
+    assert r.status_code == 200 and r.json()["name"] == "Alice"  # the account's name, whatever the body says
+    room = r.json()["room"]
+    info = client.get(f"/api/rooms/{room}").json()
+    me = info["players"][0]
+    assert me["name"] == "Alice" and me["guest"] is False
+    assert all(p["guest"] is False for p in info["players"] if p["bot"])  # bots are not guests either
+    pid = client.get("/api/account/me").json()["player_id"]
+    assert pid.startswith("account-")
+    engine = sa.create_engine(f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:  # the statistics find the seat by this id
+            rows = conn.execute(sa.text("SELECT name, player_id FROM match_players WHERE match_id = :m AND kind = 'human'"),
+                                {"m": r.json()["match_id"]}).all()
+    finally:
+        engine.dispose()
+    assert [tuple(x) for x in rows] == [("Alice", pid)]
+    client.post("/api/account/logout")
+    guest = client.post("/api/rooms", json={"name": "Bob", "player_id": "c" * 16}).json()
+    assert guest["name"] == "Bob"
+    assert client.get(f"/api/rooms/{guest['room']}").json()["players"][0]["guest"] is True
+
+
+@pytest.mark.parametrize("name", ["Alice", "alice", "ＡＬＩＣＥ"])
+def test_a_guest_cannot_take_an_accounts_name(client: TestClient, name: str) -> None:
+    signup(client)
+    client.post("/api/account/logout")
+    client.cookies.clear()
+    r = client.post("/api/quick", json={"name": name})
+    assert r.status_code == 409 and "belongs to an account" in r.json()["error"]
+    room = client.post("/api/rooms", json={"name": "Bob"}).json()["room"]
+    r = client.post(f"/api/rooms/{room}/join", json={"name": name})
+    assert r.status_code == 409
+    assert len(client.get(f"/api/rooms/{room}").json()["players"]) == 1  # nothing changed
+
+
+def test_a_guest_cannot_send_an_accounts_player_id(client: TestClient) -> None:
+    r = client.post("/api/quick", json={"name": "Eve", "player_id": "account-00000000000001"})
+    assert r.status_code == 400 and "player_id" in r.json()["error"]

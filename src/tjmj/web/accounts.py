@@ -28,13 +28,13 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .inputs import LobbyError, clean_name
+from .inputs import LobbyError, account_player_id, clean_name, is_account_id, player_id
 from .store_accounts import NameTaken
 
 if TYPE_CHECKING:
     from .lobby import Lobby
 
-__all__ = ["COOKIE", "account_routes", "hash_password", "session_of"]
+__all__ = ["COOKIE", "account_routes", "hash_password", "identity", "session_of"]
 
 COOKIE = "tjmj_session"
 SESSION_TTL = timedelta(days=30)
@@ -85,6 +85,23 @@ async def session_of(lobby: Lobby, conn: HTTPConnection) -> dict[str, Any] | Non
     if not token or len(token) > 100:
         return None
     return await lobby.db_answer(lobby.store.session, _token_hash(token))  # type: ignore[attr-defined]
+
+
+async def identity(lobby: Lobby, request: HTTPConnection, data: dict[str, Any]) -> tuple[str, str | None]:
+    """Who takes a place at a table: (name, player id).  Signed in: the account's name and its
+    player id, whatever the body says.  A guest: the name and browser id the body gives (issue 31,
+    part 2): a name that belongs to an account is refused (409), and so is an account's id."""
+    me = await session_of(lobby, request)
+    if me is not None:
+        return me["name"], account_player_id(me["id"])
+    name = clean_name(data.get("name"))
+    pid = player_id(data.get("player_id"))
+    if is_account_id(pid):
+        raise LobbyError(400, "'player_id' must not be an account's: log in instead")
+    if await lobby.db_answer(lobby.store.account, name) is not None:  # type: ignore[attr-defined]
+        raise LobbyError(409, f"the name {name!r} belongs to an account: log in to play as {name}, "
+                              "or choose another name")
+    return name, pid
 
 
 def account_routes(lobby: Callable[[], Lobby], address: Callable[[HTTPConnection], str],
@@ -171,7 +188,8 @@ def account_routes(lobby: Callable[[], Lobby], address: Callable[[HTTPConnection
 
     async def me(request: Request) -> Response:
         acct = await me_or_401(request)
-        return JSONResponse({"name": acct["name"], "created": acct["created_at"].isoformat()})
+        return JSONResponse({"name": acct["name"], "created": acct["created_at"].isoformat(),
+                             "player_id": account_player_id(acct["id"])})
 
     async def change_password(request: Request) -> Response:
         data = await body(request)

@@ -63,7 +63,7 @@ from ..family import Family
 from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
-from .accounts import account_routes
+from .accounts import account_routes, identity
 from .cluster import Cluster
 from .connection import Connection
 from .errors import StoreError
@@ -601,22 +601,20 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
 
     async def create_room(request: Request) -> Response:
         data = await _body(request)
-        name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, None)
         private = _private(data)
-        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=address(request),
-                                     player_id=player_id(data.get("player_id")))
+        name, pid = await identity(lobby(), request, data)  # a signed-in person plays as their account
+        room, token = lobby().create(name, rules, bots=bots, timer_s=timer_s, address=address(request), player_id=pid)
         room.private = private  # before anyone connects: stored with the room's settings from then on
-        return JSONResponse({"room": room.id, "player": 0, "seat": None, "token": token, "host": True})
+        return JSONResponse({"room": room.id, "player": 0, "seat": None, "token": token, "host": True, "name": name})
 
     async def quick(request: Request) -> Response:
         data = await _body(request)
-        name = clean_name(data.get("name"))
         rules, bots, timer_s = _room_settings(data, lobby().timer, 4)
         private = _private(data)
         lb = lobby()
-        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=address(request),
-                                player_id=player_id(data.get("player_id")))
+        name, pid = await identity(lb, request, data)
+        room, token = lb.create(name, rules, bots=bots, timer_s=timer_s, address=address(request), player_id=pid)
         room.private = private  # a quick match is listed to watch unless private
         try:
             await room.begin()
@@ -624,14 +622,14 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             lb.rooms.pop(room.id, None)
             raise
         return JSONResponse({"room": room.id, "player": 0, "seat": room.seat_of(0), "token": token, "host": True,
-                             "match_id": room.match_id})
+                             "match_id": room.match_id, "name": name})
 
     async def join(request: Request) -> Response:
         data = await _body(request)
-        name = clean_name(data.get("name"))
-        room, player, token = await lobby().join(_room_code(request), name, player_id(data.get("player_id")))
+        name, pid = await identity(lobby(), request, data)
+        room, player, token = await lobby().join(_room_code(request), name, pid)
         return JSONResponse({"room": room.id, "player": player, "seat": room.seat_of(player), "token": token,
-                             "host": player == 0})
+                             "host": player == 0, "name": name})
 
     async def start(request: Request) -> Response:
         data = await _body(request)

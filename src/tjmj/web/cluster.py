@@ -190,7 +190,9 @@ class Cluster:
         """Send ``request`` on to the peer at ``url``; its answer is this one's."""
         assert self._client is not None
         path = request.url.path
-        headers = {k: v for k, v in request.headers.items() if k in ("content-type", "accept", "if-none-match")}
+        # the cookie too: a signed-in person joins as their account whichever process they reached
+        headers = {k: v for k, v in request.headers.items()
+                   if k in ("content-type", "accept", "if-none-match", "cookie")}
         headers.update(self.sign(request.method, path, address))
         try:
             r = await self._client.request(request.method, url + path, params=request.query_params,

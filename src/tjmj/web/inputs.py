@@ -73,6 +73,19 @@ def player_id(value: Any) -> str | None:
     return value
 
 
+# a signed-in person's player id: made from their account's number, never sent by a browser
+ACCOUNT_PREFIX = "account-"
+
+
+def account_player_id(account_id: int) -> str:
+    """The player id of account ``account_id`` at the tables and in the statistics (22 characters)."""
+    return f"{ACCOUNT_PREFIX}{account_id:014d}"
+
+
+def is_account_id(value: str | None) -> bool:
+    return bool(value) and value.startswith(ACCOUNT_PREFIX)  # type: ignore[union-attr]
+
+
 def checked_player_id(value: Any) -> str | None:
     """A stored player id read back (a resumed room): kept if well formed, else dropped (anonymous)."""
     return value if isinstance(value, str) and PLAYER_ID_RE.match(value) else None

@@ -33,7 +33,7 @@ from ..wall import SEATS
 from .connection import Connection, Player, error
 from .errors import DatabaseLost, LeaseLost, transient
 from .hints import hint, hint_available, hint_search_bot
-from .inputs import BOT_SPEEDS, LEVEL_OF, LobbyError, token_hash
+from .inputs import BOT_SPEEDS, LEVEL_OF, LobbyError, is_account_id, token_hash
 from .limits import CLOSE_REPLACED, MAX_ACTION_LEN, MAX_LIMITED, MAX_MESSAGE_CHARS, SAVE_BACKOFF_MAX, Bucket
 from .settlement import WINDS, WINDS_CN, named, settlement_message
 
@@ -144,10 +144,9 @@ class Room:
             "host": 0,
             "you": player,
             "seat": self.seat_of(player),
-            "players": [
-                {"player": i, "name": p.name, "bot": p.bot, "connected": p.connected, "seat": self.seat_of(i)}
-                for i, p in enumerate(self.players)
-            ],
+            "players": [{"player": i, "name": p.name, "bot": p.bot, "connected": p.connected, "seat": self.seat_of(i),
+                         "guest": p.bot is None and not is_account_id(p.player_id)}  # not signed in
+                        for i, p in enumerate(self.players)],
             "rules": self.rules.to_dict(),
             "bots": self.bot_kind,
             "level": LEVEL_OF.get(self.bot_kind),  # the lobby's level of that bot (None: random)
