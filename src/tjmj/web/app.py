@@ -890,6 +890,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/history", page("history.html")),
         Route("/replay/{match_id}", page("replay.html")),
         Route("/player/{name}", page("player.html")),
+        Route("/account", page("account.html")),
         Route("/guide", guide),
         Route("/guide/{family}", guide),
         Route("/tiles/sprite.svg", tile_sprite),
