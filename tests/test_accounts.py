@@ -278,3 +278,27 @@ def test_a_guest_cannot_take_an_accounts_name(client: TestClient, name: str) -> 
 def test_a_guest_cannot_send_an_accounts_player_id(client: TestClient) -> None:
     r = client.post("/api/quick", json={"name": "Eve", "player_id": "account-00000000000001"})
     assert r.status_code == 400 and "player_id" in r.json()["error"]
+
+
+def test_a_guest_keeps_their_matches_by_signing_up_from_the_same_browser(client: TestClient, db: Path) -> None:
+    browser, other = "g" * 16, "h" * 16
+    mine = client.post("/api/quick", json={"name": "Ann", "player_id": browser, "match_hands": 1}).json()
+    theirs = client.post("/api/quick", json={"name": "Ann", "player_id": other, "match_hands": 1}).json()
+    r = client.post("/api/account/signup", json={"name": "Annie", "password": PASSWORD, "player_id": browser})
+    assert r.status_code == 200
+    pid = client.get("/api/account/me").json()["player_id"]
+    engine = sa.create_engine(f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            def seats(match_id: int) -> list[tuple[str, str]]:
+                return [tuple(x) for x in conn.execute(sa.text(  # type: ignore[misc]
+                    "SELECT name, player_id FROM match_players WHERE match_id = :m AND kind = 'human'"),
+                    {"m": match_id}).all()]
+
+            assert seats(mine["match_id"]) == [("Annie", pid)]
+            assert seats(theirs["match_id"]) == [("Ann", other)]  # another browser's Ann keeps hers
+            players = conn.execute(sa.text("SELECT players FROM matches WHERE id = :m"),
+                                   {"m": mine["match_id"]}).scalar_one()
+            assert f'"player_id":"{pid}"' in players and '"name":"Annie"' in players
+    finally:
+        engine.dispose()

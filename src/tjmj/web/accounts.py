@@ -164,10 +164,13 @@ def account_routes(lobby: Callable[[], Lobby], address: Callable[[HTTPConnection
         name = _account_name(data.get("name"))
         password = _password(data.get("password"))
         lb = lobby()
+        guest = player_id(data.get("player_id"))  # this browser's id as a guest: its matches come along
         try:
             account_id = await lb.db_answer(lb.store.create_account, name, await work(hash_password, password))  # type: ignore[attr-defined]
         except NameTaken:
             raise LobbyError(409, "that name is taken; choose another, or log in") from None
+        if guest is not None and not is_account_id(guest):
+            await lb.db_answer(lb.store.adopt_guest_matches, guest, account_player_id(account_id), name)  # type: ignore[attr-defined]
         return await begin(request, account_id, name)
 
     async def login(request: Request) -> Response:

@@ -18,7 +18,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from .errors import StoreError
-from .store_schema import MAX_HASH, MAX_NAME, accounts_table, login_failures_table, sessions_table
+from .store_schema import (
+    MAX_HASH,
+    MAX_NAME,
+    PLAYER_ID,
+    accounts_table,
+    login_failures_table,
+    match_players_table,
+    matches_table,
+    sessions_table,
+)
 
 __all__ = ["AccountsMixin", "NameTaken", "name_key"]
 
@@ -142,3 +151,23 @@ class AccountsMixin:
             by_address = conn.execute(sa.select(sa.func.count()).where(f.address == address[:100],
                                                                        f.at > since)).scalar_one()
         return int(by_name), int(by_address)
+
+    def adopt_guest_matches(self, guest_id: str, account_id: str, name: str) -> int:
+        """A guest who signs up from the same browser keeps their matches: every seat held with the
+        browser's player id ``guest_id`` becomes the account's (``account_id``, ``name``), in the
+        indexed ``match_players`` and in each match's ``players``.  The records (``start_game``
+        names) stay as they were played.  Returns how many seats moved."""
+        mp, m = match_players_table.c, matches_table.c
+        with self._tx(write=True) as conn:
+            ids = sorted(set(conn.execute(sa.select(mp.match_id).where(mp.player_id == guest_id,
+                                                                         mp.kind == "human")).scalars()))
+            if not ids:
+                return 0
+            moved = conn.execute(sa.update(match_players_table).where(mp.player_id == guest_id, mp.kind == "human")
+                                 .values({PLAYER_ID: account_id, "name": name})).rowcount
+            for row in conn.execute(sa.select(m.id, m.players).where(m.id.in_(ids))).all():
+                players = [{**p, PLAYER_ID: account_id, "name": name}
+                           if isinstance(p, dict) and p.get(PLAYER_ID) == guest_id and p.get("kind") == "human" else p
+                           for p in row.players]
+                conn.execute(sa.update(matches_table).where(m.id == row.id).values(players=players))
+        return int(moved)
