@@ -17,10 +17,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
+from tjmj.record import replay
 from tjmj.web.accounts import COOKIE
 from tjmj.web.app import create_app
 from tjmj.web.limits import Limits
@@ -302,3 +304,28 @@ def test_a_guest_keeps_their_matches_by_signing_up_from_the_same_browser(client:
             assert f'"player_id":"{pid}"' in players and '"name":"Annie"' in players
     finally:
         engine.dispose()
+
+
+def test_a_deleted_accounts_matches_stay_anonymised(client: TestClient, db: Path) -> None:
+    from tests.test_web import is_settlement, play
+
+    signup(client)
+    d = client.post("/api/quick", json={"match_hands": 1}).json()
+    with client.websocket_connect(f"/ws/{d['room']}") as ws:  # play the one hand: start_game is stored
+        ws.send_json({"type": "hello", "token": d["token"]})
+        play(ws, is_settlement)
+    assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    engine = sa.create_engine(f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            seats = conn.execute(sa.text("SELECT name, player_id FROM match_players WHERE kind = 'human'")).all()
+            start = conn.execute(sa.text("SELECT body FROM events WHERE type = 'start_game'")).scalar_one()
+            players = conn.execute(sa.text("SELECT players FROM matches")).scalar_one()
+    finally:
+        engine.dispose()
+    assert [tuple(x) for x in seats] == [("(deleted)", None)]
+    assert "Alice" not in start and "(deleted)" in start
+    assert "Alice" not in players and "account-" not in players
+    record = client.get(f"/api/matches/{d['match_id']}/record").text
+    assert "Alice" not in record
+    assert replay([orjson.loads(line) for line in record.splitlines()]).ok  # still replays

@@ -216,7 +216,7 @@ def account_routes(lobby: Callable[[], Lobby], address: Callable[[HTTPConnection
             raise LobbyError(400, "'password' must be a string")
         await check_password(request, acct["name"], password)
         lb = lobby()
-        await lb.db_answer(lb.store.delete_account, acct["id"])  # type: ignore[attr-defined]
+        await lb.db_answer(lb.store.delete_account, acct["id"], account_player_id(acct["id"]))  # type: ignore[attr-defined]
         response = JSONResponse({"deleted": acct["name"]})
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response

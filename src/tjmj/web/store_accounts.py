@@ -14,6 +14,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -23,6 +24,7 @@ from .store_schema import (
     MAX_NAME,
     PLAYER_ID,
     accounts_table,
+    events_table,
     login_failures_table,
     match_players_table,
     matches_table,
@@ -32,6 +34,7 @@ from .store_schema import (
 __all__ = ["AccountsMixin", "NameTaken", "name_key"]
 
 FAILURES_KEPT = timedelta(days=1)
+DELETED = "(deleted)"  # the name a deleted account's seats get
 
 
 class NameTaken(StoreError):
@@ -101,11 +104,39 @@ class AccountsMixin:
                 raise KeyError(f"no account {account_id}")
             conn.execute(sa.delete(sessions_table).where(sessions_table.c.account_id == account_id))
 
-    def delete_account(self, account_id: int) -> None:
-        """The account and its sessions go; its name is free again."""
+    def delete_account(self, account_id: int, player_id: str | None = None) -> int:
+        """The account and its sessions go; its name is free again.  With ``player_id`` (the
+        account's at the tables) its matches stay, anonymised: each seat it held is named
+        :data:`DELETED` with no player id, in ``match_players``, in the match's ``players`` and in
+        its record's ``start_game``.  Returns how many seats were anonymised."""
+        mp, m, e = match_players_table.c, matches_table.c, events_table.c
+        moved = 0
         with self._tx(write=True) as conn:
+            if player_id is not None:
+                seats: dict[int, list[int]] = {}
+                for row in conn.execute(sa.select(mp.match_id, mp.seat).where(mp.player_id == player_id)):
+                    seats.setdefault(row.match_id, []).append(row.seat)
+                moved = conn.execute(sa.update(match_players_table).where(mp.player_id == player_id)
+                                     .values({PLAYER_ID: None, "name": DELETED})).rowcount
+                for match_id, held in seats.items():
+                    players = conn.execute(sa.select(m.players).where(m.id == match_id)).scalar_one()
+                    players = [{**p, PLAYER_ID: None, "name": DELETED}
+                               if isinstance(p, dict) and p.get(PLAYER_ID) == player_id else p for p in players]
+                    conn.execute(sa.update(matches_table).where(m.id == match_id).values(players=players))
+                    first = conn.execute(sa.select(e.seq, e.body).where(e.match_id == match_id,
+                                                                         e.type == "start_game")).first()
+                    if first is not None:
+                        start = orjson.loads(first.body)
+                        names = start.get("names")
+                        if isinstance(names, list):
+                            for seat in held:
+                                if 0 <= seat < len(names):
+                                    names[seat] = DELETED
+                            conn.execute(sa.update(events_table).where(e.match_id == match_id, e.seq == first.seq)
+                                         .values(body=orjson.dumps(start).decode()))
             conn.execute(sa.delete(sessions_table).where(sessions_table.c.account_id == account_id))
             conn.execute(sa.delete(accounts_table).where(accounts_table.c.id == account_id))
+        return int(moved)
 
     def start_session(self, account_id: int, token_hash: str, ttl: timedelta) -> None:
         _check_token_hash(token_hash)
