@@ -44,6 +44,7 @@ _COMMANDS = {
     "stats": "stats",
     "tournament": "tournament",
     "user": "user",
+    "verify": "verify",
 }
 
 

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol, TypeVar
 
 from ..bots import Bot, make_bot
+from ..deal import salt_of
 from ..game import Match
 from ..record import ReplayError as ResumeError
 from ..record import rebuild
@@ -337,6 +338,7 @@ class Lobby:
         if settings.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = settings["bot_speed"]
         room.private = settings.get("private") is True
+        room.deal_salt = salt_of(settings)  # the commitment shown before the first deal still holds
         by_seat: dict[int, dict[str, Any]] = {}
         for i, sp in enumerate(rec.get("players") or []):  # stored by seat, each with its "seat"
             if isinstance(sp, dict):
@@ -387,6 +389,7 @@ class Lobby:
         if data.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = data["bot_speed"]
         room.private = data.get("private") is True
+        room.deal_salt = salt_of(data) or room.deal_salt
         for sp in data.get("players") or []:
             th = sp.get("token_hash")
             if not (isinstance(th, str) and len(th) == 64):

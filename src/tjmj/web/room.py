@@ -27,6 +27,7 @@ import orjson
 
 from .. import families
 from ..bots import Bot
+from ..deal import commitment, deal_settings, new_salt
 from ..game import Action, IllegalAction, Match, visible_event
 from ..rules import Rules
 from ..wall import SEATS
@@ -83,6 +84,7 @@ class Room:
         self.notice: str | None = None  # why the room stopped, or that storage is being retried
         self.resumed = False
         self.rng = random.Random(self.seed ^ 0x5EED)
+        self.deal_salt: str | None = new_salt()  # the commitment to the seed shown before the first deal (tjmj.deal)
         self._bots: dict[str, Bot] = {}
         self._hints: dict[int, tuple[int, list[dict[str, Any]]]] = {}  # seat -> (version, hint)
         self._hint_waiting: dict[tuple[int, int], list[Connection]] = {}  # (seat, version) -> who asked
@@ -125,7 +127,8 @@ class Room:
 
     def settings(self) -> dict[str, Any]:
         """What the store keeps of the room besides the match: restored after a restart."""
-        return {"bots": self.bot_kind, "timer_s": self.timer_s, "bot_speed": self.bot_speed, "private": self.private}
+        return {"bots": self.bot_kind, "timer_s": self.timer_s, "bot_speed": self.bot_speed, "private": self.private,
+                **deal_settings(self.seed, self.deal_salt)}
 
     def waiting_data(self) -> dict[str, Any]:
         """A waiting room as the store keeps it (token hashes, never tokens)."""
@@ -153,6 +156,7 @@ class Room:
             "timer_s": self.timer_s,
             "bot_speed": self.bot_speed,
             "private": self.private,
+            "deal_commitment": commitment(self.seed, self.deal_salt) if self.deal_salt else None,
             "match_id": self.match_id,
             "hand_number": self.match.hand_number if self.match else 0,
             "scores": list(self.match.scores) if self.match else None,
@@ -230,8 +234,7 @@ class Room:
         self.broadcast(self.info)
 
     def broadcast_state(self) -> None:
-        """Send everyone the state now; while a hand is being stored nothing new is shown (the state
-        after the hand would tell its result)."""
+        """Send everyone the state now; not while a hand is stored (it would tell the hand's result)."""
         if self.match is None or self.saving:
             return
 
@@ -430,8 +433,7 @@ class Room:
         self._apply(seat, action)
 
     def _on_speed(self, conn: Connection, msg: dict[str, Any]) -> None:
-        """The host sets how fast the bots play: ``slow``, ``normal`` or ``fast`` (a factor on the
-        server's bot delay); anyone else is refused."""
+        """The host sets the bots' speed: ``slow``, ``normal``, ``fast`` (a factor on the bot delay)."""
         speed = msg.get("speed")
         if conn.player != 0:
             conn.send(error("only the host sets the bots' speed", "forbidden"))
@@ -804,8 +806,7 @@ class Room:
         self.poke()
 
     def _settlement(self, hand_events: list[dict[str, Any]]) -> dict[str, Any]:
-        """The settlement message of the hand just stored (:func:`settlement_message`, which the
-        terminal table shares)."""
+        """The settlement message of the hand just stored (:func:`settlement_message`: the terminal's too)."""
         m = self.match
         assert m is not None
         names = [self.player_at(s).name for s in range(SEATS)]

@@ -143,8 +143,16 @@ def _match_dict(row: sa.Row[Any], *, public: bool = True) -> dict[str, Any]:
         "hands": row.hands,
         "created_at": _iso(row.created_at),
         "finished_at": _iso(row.finished_at),
-        "settings": row.settings,
+        # the deal's salt (tjmj.deal) is revealed once the match is over, never while it is played
+        "settings": _public_settings(row.settings, row.status) if public else row.settings,
     }
+
+
+def _public_settings(settings: Any, status: str) -> Any:
+    deal = settings.get("deal") if isinstance(settings, dict) else None
+    if status != "playing" or not isinstance(deal, dict) or "salt" not in deal:
+        return settings
+    return {**settings, "deal": {k: v for k, v in deal.items() if k != "salt"}}
 
 
 def _room_dict(row: sa.Row[Any]) -> dict[str, Any]:
