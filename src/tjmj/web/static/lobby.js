@@ -2,13 +2,16 @@
 import { applyI18n, langToggle, t, tn } from "./i18n.js";
 import { familyName, familyOf, presetName, presetText } from "./family.js";
 import { api, el, errorText, playerId, playerUrl, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
+import { accountCall, accountError, authForm, whoAmI } from "./auth.js";
 
 const nameInput = document.getElementById("name");
 nameInput.value = savedName();
+let account = null; // the signed-in account ({name, created, player_id}: GET /api/account/me), or null
+let auth = null; // the log-in / sign-up form (made below)
 
 function name() {
   const n = nameInput.value.trim();
-  if (n) saveName(n);
+  if (n && !account) saveName(n); // a guest's name is remembered; an account's is the server's
   return n || undefined;
 }
 
@@ -49,6 +52,7 @@ function hero() { // decoration: the box is hidden from screen readers
 function texts() {
   document.title = t("title");
   fillSelects();
+  renderAccount();
 }
 
 async function go(promise, { rethrow = false } = {}) {
@@ -232,9 +236,54 @@ pollLobby();
 function myStatsLink() {
   const link = document.getElementById("my-stats");
   if (!link) return;
+  if (account) { // the account's games, from any browser
+    link.hidden = false;
+    link.href = playerUrl(account.name, account.player_id);
+    return;
+  }
   const n = nameInput.value.trim() || savedName();
   link.hidden = !n;
   if (n) link.href = playerUrl(n, playerId());
 }
 nameInput.addEventListener("input", myStatsLink);
 myStatsLink();
+
+// ---- the account area (issue 31): a guest plays at once; log in or sign up to play as an account ----
+
+auth = authForm({ id: "lobby-auth", onDone: signedIn, onCancel: () => { auth.close(); document.getElementById("show-login").focus(); } });
+auth.form.hidden = true;
+document.getElementById("account").append(auth.form);
+renderAccount();
+
+function renderAccount() {
+  if (!auth) return;
+  auth.render();
+  const signedInAs = document.getElementById("signed-in-as");
+  document.getElementById("account-out").hidden = !!account;
+  document.getElementById("account-in").hidden = !account;
+  document.getElementById("name-note").hidden = !account;
+  signedInAs.replaceChildren(...(account ? [t("acct_signed_in_as"), " ", el("strong", {}, account.name)] : []));
+  nameInput.readOnly = !!account; // the server plays an account under its own name whatever is sent
+  if (account) nameInput.value = account.name;
+  myStatsLink();
+}
+
+function signedIn(me) {
+  account = me;
+  auth.close();
+  renderAccount();
+  document.getElementById("logout").focus();
+}
+
+document.getElementById("show-login").addEventListener("click", () => auth.open("login"));
+document.getElementById("show-signup").addEventListener("click", () => auth.open("signup"));
+document.getElementById("logout").addEventListener("click", async () => {
+  const r = await accountCall("/api/account/logout", {});
+  if (!r.ok) { toast(accountError(r)); return; }
+  account = null;
+  nameInput.value = savedName();
+  renderAccount();
+  document.getElementById("show-login").focus();
+});
+
+whoAmI().then((me) => { if (me) { account = me; renderAccount(); } });

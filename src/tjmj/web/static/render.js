@@ -328,6 +328,7 @@ const ERRORS = [
   [/nothing of this match was stored/, "err_not_stored"],
   [/^no match/, "err_no_match"],
   [/player's name has/, "err_player_name"],
+  [/belongs to an account/, "err_account_name"],
 ];
 export function errorText(message) {
   const text = String(message || "");

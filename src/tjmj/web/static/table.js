@@ -347,6 +347,11 @@ function render() {
   fresh = { discard: null, drawn: false, meld: null };
 }
 
+// a person not signed in (the room's "guest": true, issue 31): a quiet tag, its words in title
+function guestTag(guest) {
+  return guest ? el("small", { class: "tag guest", title: t("guest_title"), "data-testid": "guest" }, t("guest")) : null;
+}
+
 function renderWaiting() {
   const box = $("waiting");
   if (!info) { box.replaceChildren(el("p", { class: "muted" }, t("connecting"))); return; }
@@ -354,7 +359,7 @@ function renderWaiting() {
   const players = [0, 1, 2, 3].map((i) => {
     const p = info.players[i];
     return el("li", { class: p ? "filled" : "empty" },
-      p ? el("span", {}, p.name, i === 0 ? el("small", { class: "tag" }, t("host")) : null,
+      p ? el("span", {}, p.name, guestTag(p.guest), i === 0 ? el("small", { class: "tag" }, t("host")) : null,
         seat && seat.player === i ? el("small", { class: "tag you" }, t("you")) : null,
         p.connected ? el("span", { class: "dot on", role: "img", "aria-label": t("online") })
           : el("span", { class: "dot", role: "img", "aria-label": t("offline") }))
@@ -473,6 +478,7 @@ function seatHeader(s) {
   if (st && st.hunyou) marks.push(el("span", { class: "mark hunyou", title: t("hunyou_tip") }, t("hunyou_mark")));
   const who = [];
   if (state.bots[s]) who.push(el("span", { class: "tag" }, t("bot")));
+  else if (info && info.players.some((p) => p.seat === s && p.guest)) who.push(guestTag(true));
   else if (!state.connected[s]) who.push(el("span", { class: "tag away" }, t("away")));
   if (s === me()) who.push(el("span", { class: "tag you" }, t("you")));
   const acting = isActing(s);
