@@ -2,7 +2,7 @@
 // language, and the log-in / sign-up form the lobby and the /account page share. The session is an
 // HttpOnly cookie: the page never sees it, it asks GET /api/account/me who is signed in.
 import { t } from "./i18n.js";
-import { el } from "./render.js";
+import { el, playerId } from "./render.js";
 
 // "tjmj.account" in localStorage: the name this browser signed in as (the cookie itself is out of
 // the page's reach). A guest's page does not ask GET /api/account/me: its 401 would be a console
@@ -110,7 +110,9 @@ export function authForm({ id, onDone, onCancel = null }) {
     if (!password) { status.textContent = t("acct_err_wrong"); passIn.focus(); return; }
     submit.disabled = true;
     status.textContent = t("acct_working");
-    const r = await accountCall(`/api/account/${mode === "login" ? "login" : "signup"}`, { name, password });
+    // a sign-up carries this browser's guest id: the matches played here as a guest come along
+    const body = mode === "login" ? { name, password } : { name, password, player_id: playerId() };
+    const r = await accountCall(`/api/account/${mode === "login" ? "login" : "signup"}`, body);
     submit.disabled = false;
     if (!r.ok) {
       status.textContent = accountError(r);
