@@ -477,6 +477,20 @@ const STRINGS = {
   acct_loading: ["正在读取…", "Loading…"],
   guest: ["游客", "guest"],
   guest_title: ["游客：没有登录的玩家", "Guest: a player who is not signed in"],
+  // deals anyone can verify (issue 31, part 5): the commitment at the table, the reveal in the replay
+  deal_commitment: ["发牌承诺", "Deal commitment"],
+  deal_commitment_title: ["洗牌种子的 SHA-256，在第一局发牌前就已确定；对局结束后在回放中公开",
+    "SHA-256 of the shuffle's seed, fixed before the first deal; revealed in the replay when the match ends"],
+  copy_commitment: ["复制发牌承诺", "Copy the deal commitment"],
+  fair_deal: ["公平发牌", "Fair deal"],
+  fair_deal_note: ["第一局发牌前，牌桌就公布了洗牌种子的承诺；现在公开盐和种子，任何人都能核对。",
+    "The table showed a commitment to the shuffle's seed before the first deal; with the salt and the seed revealed, anyone can check it."],
+  fair_deal_details: ["承诺、盐、种子与离线核对", "Commitment, salt, seed and the offline check"],
+  deal_salt: ["盐", "Salt"],
+  deal_seed: ["种子", "Seed"],
+  deal_matches: ["✓ 承诺与种子相符（本浏览器算出的 SHA-256）", "✓ The commitment matches the seed (SHA-256 computed by this browser)"],
+  deal_mismatch: ["✗ 承诺与种子不符", "✗ The commitment does not match the seed"],
+  deal_verify_offline: ["离线核对（同时检查每一副牌墙都来自这个种子）：", "Check it offline (this also checks that every wall came from this seed):"],
 };
 
 const KEY = "tjmj.lang";

@@ -278,6 +278,53 @@ function render() {
   $("log").scrollTop = $("log").scrollHeight;
 }
 
+// The fair-deal box (issue 31, part 5): a finished match reveals the salt of the commitment shown
+// at its table before the first deal; the seed is start_game's, read from the record's first line
+// as text (up to 2^62: JSON.parse would round it), and this browser checks SHA-256 itself.
+let fair = null; // {commitment, salt, seed, ok: true, false or null (no check: no crypto.subtle)}
+
+async function sha256Hex(text) {
+  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function loadFair(deal) {
+  if (!deal || typeof deal.salt !== "string" || typeof deal.commitment !== "string") return;
+  const r = await fetch(`/api/matches/${encodeURIComponent(matchId)}/record`);
+  if (!r.ok) return;
+  const first = (await r.text()).split("\n", 1)[0];
+  const m = /"seed":\s*(\d+)/.exec(first);
+  if (!m) return;
+  let ok = null;
+  try {
+    if (globalThis.crypto && crypto.subtle) ok = (await sha256Hex(`tjmj-deal:${deal.salt}:${m[1]}`)) === deal.commitment;
+  } catch { ok = null; }
+  fair = { commitment: deal.commitment, salt: deal.salt, seed: m[1], ok };
+  renderFair();
+}
+
+function renderFair() {
+  $("fairdeal").hidden = !fair || Boolean(failed);
+  if (!fair) return;
+  const code = (text, id) => el("code", { lang: "en", "data-testid": id }, text);
+  const record = `/api/matches/${encodeURIComponent(matchId)}/record`;
+  const command = `tjmj verify tjmj-match-${matchId}.jsonl --commitment ${fair.commitment} --salt ${fair.salt}`;
+  // the check shows; the values and the way to check them offline fold away (the move list keeps its room)
+  const open = $("fairbody").querySelector("details")?.open || false;
+  $("fairbody").replaceChildren(
+    fair.ok === null ? el("p", {}, t("fair_deal_note"))
+      : el("p", { class: fair.ok ? "ok" : "bad", "data-testid": "fair-check" }, t(fair.ok ? "deal_matches" : "deal_mismatch")),
+    el("details", { open }, el("summary", {}, t("fair_deal_details")),
+      fair.ok === null ? null : el("p", {}, t("fair_deal_note")),
+      el("dl", {},
+        el("dt", { title: t("deal_commitment_title") }, t("deal_commitment")), el("dd", {}, code(fair.commitment, "fair-commitment")),
+        el("dt", {}, t("deal_salt")), el("dd", {}, code(fair.salt, "fair-salt")),
+        el("dt", {}, t("deal_seed")), el("dd", {}, code(fair.seed, "fair-seed"))),
+      el("p", {}, el("a", { href: record, download: `tjmj-match-${matchId}.jsonl` }, t("download"))),
+      el("p", {}, t("deal_verify_offline")),
+      el("pre", { lang: "en", "data-testid": "fair-command" }, command)));
+}
+
 function setPlaying(on) {
   if (timer) { clearInterval(timer); timer = null; }
   if (on) timer = setInterval(() => { if (i >= steps.length - 1) setPlaying(false); else go(i + 1); }, 600);
@@ -328,7 +375,7 @@ document.addEventListener("keydown", (e) => {
   if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
 });
 
-langToggle($("lang"), render);
+langToggle($("lang"), () => { render(); renderFair(); });
 applyI18n();
 
 (async () => {
@@ -344,6 +391,7 @@ applyI18n();
     if (!steps.length) failed = "unavailable";
     const q = new URLSearchParams(location.search);
     go(q.has("step") ? Number(q.get("step")) || 0 : 0);
+    if (!failed) loadFair(((d.match && d.match.settings) || {}).deal).catch(() => {}); // the box is extra: the replay stands without it
   } catch (e) {
     failed = e.message || "?"; // the server's words, said in the page's language at each render
     render();

@@ -335,6 +335,7 @@ function render() {
   if (state && state.notice) showNotice(state.notice);
   else if (info && info.notice) showNotice(info.notice);
   else if (ws && ws.readyState !== WebSocket.CLOSED) hideNotice();
+  renderDeal();
   if (!playing) { renderWaiting(); return; }
   renderTop();
   for (let pos = 0; pos < 4; pos++) renderSeat(pos);
@@ -345,6 +346,19 @@ function render() {
   renderSeen();
   renderFinalBar();
   fresh = { discard: null, drawn: false, meld: null };
+}
+
+// the commitment to the match seed, fixed before the first deal (issue 31, part 5; null: an old match)
+function renderDeal() {
+  const c = info && info.deal_commitment;
+  $("deal").hidden = !c;
+  if (!c || $("deal").dataset.shown === c + lang()) return; // unchanged: the copy button keeps its focus
+  $("deal").dataset.shown = c + lang();
+  $("deal").replaceChildren(el("span", { class: "lbl", title: t("deal_commitment_title") }, t("deal_commitment")), " ",
+    el("code", { lang: "en", title: c, "aria-describedby": "deal-why", "data-testid": "deal-commitment" }, `${c.slice(0, 16)}…`), " ",
+    el("button", { type: "button", class: "link", "aria-label": t("copy_commitment"),
+      onclick: () => { navigator.clipboard?.writeText(c); toast(t("copied"), "ok"); } }, t("copy")),
+    el("span", { id: "deal-why", class: "sr-only" }, t("deal_commitment_title")));
 }
 
 // a person not signed in (the room's "guest": true, issue 31): a quiet tag, its words in title
