@@ -417,3 +417,21 @@ def test_a_frozen_database_pauses_the_cluster_and_every_match_goes_on_after() ->
         assert len([e for e in events if e["type"] == "end_kyoku"]) == 3
         assert ann.settled == sorted(set(ann.settled))
         replay(events)
+
+
+def test_a_page_that_leaves_through_a_pipe_is_away_at_the_owner_at_once() -> None:
+    """A waiting room (the owner sends nothing unless something happens): the host's page, piped
+    through B, closes; the owner sees the seat disconnected at once, not at its next message."""
+    from websockets.sync.client import connect
+
+    with fresh_postgres() as url:
+        ports = [_free_port() for _ in range(2)]
+        with node(url, ports[0]), node(url, ports[1]):
+            live_nodes(url, 2)
+            d = _post(ports[0], "/api/rooms", {"name": "Ann"})
+            with connect(f"ws://127.0.0.1:{ports[1]}/ws/{d['room']}", open_timeout=5) as ws:
+                ws.send(orjson.dumps({"type": "hello", "token": d["token"]}).decode())
+                assert orjson.loads(ws.recv(timeout=10))["type"] == "room"
+                assert _get(ports[0], f"/api/rooms/{d['room']}")["players"][0]["connected"] is True
+            wait_for(lambda: _get(ports[0], f"/api/rooms/{d['room']}")["players"][0]["connected"] is False, 3,
+                     "the owner sees the page gone")

@@ -490,8 +490,9 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         """Expire rooms, renew this process's leases, take over matches a stopped process left."""
         loop = asyncio.get_running_loop()
         renew_at = adopt_at = loop.time()
-        # in a cluster a process beats every node_beat seconds and looks for the matches of dead
-        # ones as often: a match is played again within node_timeout + node_beat of a crash
+        # in a cluster a process (its heartbeat thread) beats every node_beat seconds, and looks
+        # for the matches of dead ones as often: a match is played again within node_timeout +
+        # node_beat of a crash
         tick = min(5.0, lb.limits.lease_renew) if cluster is None else lb.limits.node_beat
         adopt_every = lb.limits.adopt_every if cluster is None else lb.limits.node_beat
         # and renews as often: a process that was frozen learns at once that its rooms moved
@@ -500,8 +501,6 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             await asyncio.sleep(tick)
             try:
                 lb.cleanup()
-                if cluster is not None:
-                    await cluster.beat(lb)
                 now = loop.time()
                 if now >= renew_at:
                     renew_at = now + renew_every

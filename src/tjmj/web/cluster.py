@@ -10,8 +10,8 @@ room's owner, which it finds by asking its peers (:meth:`Cluster.find`), and the
   seat" and the per-seat rate limits hold whichever process a page landed on;
 * a room's HTTP call (its info, join, start) is sent on to the owner (:meth:`Cluster.forward`).
 
-The peers are the rows of the ``nodes`` table whose heartbeat is fresh (:meth:`Cluster.beat`, every
-``Limits.node_beat`` seconds); a process that stops beating is dead after ``node_timeout`` seconds
+The peers are the rows of the ``nodes`` table whose heartbeat is fresh (written by a thread of its
+own every ``Limits.node_beat`` seconds); a process that stops beating is dead after ``node_timeout`` seconds
 and its matches are free for the others to take over at once.  What a process sends another is
 signed with the cluster's secret (kept in the database): HMAC-SHA256 over the time, the client's
 address, the method and the path.  The owner takes the client's address from a signed request only,
@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -74,26 +75,38 @@ class Cluster:
         self._lists: tuple[float, list[tuple[list[Any], list[Any]]]] = (-1e9, [])
         self._pipes: dict[str, set[Any]] = {}  # peer url -> the open connections piped to it
         self.beat_failed = False  # the last heartbeat did not reach the database
-        self._beat: asyncio.Future[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     # ---- membership -------------------------------------------------------------------------
 
     async def start(self, lobby: Lobby) -> None:
-        self._secret = await lobby.db_call(lobby.store.cluster_secret)  # type: ignore[attr-defined]
+        """Join: the shared secret, a first heartbeat (the peers known before any request), then a
+        thread that beats every ``Limits.node_beat`` seconds."""
+        store: Any = lobby.store
+        self._secret = await lobby.db_call(store.cluster_secret)
         self._client = httpx.AsyncClient(timeout=httpx.Timeout(5.0, connect=2.0),
                                          limits=httpx.Limits(max_connections=200, max_keepalive_connections=50))
-        await self.beat(lobby)
+        self._loop = asyncio.get_running_loop()
+        await asyncio.to_thread(self._beat, store)
+        # A thread of its own, not the event loop or the database pool: a busy loop (many tables on
+        # a loaded core) or a queue of hand writes must not delay the beat past node_timeout, or
+        # the peers would take this live process's matches over
+        self._thread = threading.Thread(target=self._beating, args=(store, lobby.limits.node_beat),
+                                        name="tjmj-heartbeat", daemon=True)
+        self._thread.start()
 
-    async def beat(self, lobby: Lobby) -> None:
+    def _beating(self, store: Any, every: float) -> None:
+        while not self._stopping.wait(every):
+            self._beat(store)
+
+    def _beat(self, store: Any) -> None:
         """Say this process is alive; learn who else is.  While the database does not answer, the
-        peers are kept as they were (logged once): the others will find this one dead meanwhile,
-        take its matches over, and this one lets its rooms go at its next renewal."""
-        if self._beat is not None and not self._beat.done():
-            return  # the last one is still waiting for the database: one thread at a time waits
-        self._beat = asyncio.ensure_future(lobby.db_call(lobby.store.heartbeat, self.url))  # type: ignore[attr-defined]
-        self._beat.add_done_callback(lambda f: f.cancelled() or f.exception())  # its failure is logged below
+        peers are kept as they were (logged once): the others find this one dead meanwhile and
+        take its matches over, and it lets its rooms go at its next renewal."""
         try:
-            rows = await asyncio.wait_for(asyncio.shield(self._beat), lobby.limits.db_timeout)
+            rows = store.heartbeat(self.url)
         except Exception as e:
             if not self.beat_failed:
                 log.warning("cluster heartbeat failed (%s); the other processes may take this one's matches over",
@@ -103,19 +116,27 @@ class Cluster:
         if self.beat_failed:
             log.warning("cluster heartbeat works again")
             self.beat_failed = False
-        self.peers = {r["id"]: r["url"].rstrip("/") for r in rows}
-        alive = set(self.peers.values())
-        for url in [u for u in self._pipes if u not in alive]:
-            # a peer that stopped beating (frozen, its host lost) may never close its sockets: cut
-            # them now, so that the pages reconnect to whoever takes its rooms over
-            for peer in self._pipes.pop(url):
-                peer.transport.abort()
-        for u in self.peers.values():
+        peers = {r["id"]: r["url"].rstrip("/") for r in rows}
+        for u in peers.values():
             host = urlsplit(u).hostname
             if host:
                 self.exempt.add(host)
+        self.peers = peers  # one assignment: the event loop sees the old dict or the new one
+        if self._loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed (shutting down)
+                self._loop.call_soon_threadsafe(self._cut, set(peers.values()))
+
+    def _cut(self, alive: set[str]) -> None:
+        """On the event loop: a peer that stopped beating (frozen, its host lost) may never close
+        its sockets; cut the pipes to it, so that the pages reconnect to whoever takes over."""
+        for url in [u for u in self._pipes if u not in alive]:
+            for peer in self._pipes.pop(url):
+                peer.transport.abort()
 
     async def stop(self, lobby: Lobby) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join, 5)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(lobby.db_call(lobby.store.leave), lobby.limits.db_timeout)  # type: ignore[attr-defined]
         if self._client is not None:
@@ -249,7 +270,7 @@ class Cluster:
                                proxy=None) as peer:
                 self._pipes.setdefault(url, set()).add(peer)
 
-                async def upstream() -> None:
+                async def upstream() -> None:  # the page's messages to the owner, until the page leaves
                     while True:
                         msg = await websocket.receive()
                         if msg["type"] == "websocket.disconnect":
@@ -258,17 +279,23 @@ class Cluster:
                         if isinstance(text, str):
                             await peer.send(text)
 
-                up = asyncio.ensure_future(upstream())
-                try:
+                async def downstream() -> None:  # the owner's views to the page, until the owner closes
                     async for frame in peer:
                         await websocket.send_text(frame if isinstance(frame, str) else frame.decode(errors="replace"))
-                except ConnectionClosed:
-                    pass
+
+                up, down = asyncio.ensure_future(upstream()), asyncio.ensure_future(downstream())
+                try:
+                    done, _ = await asyncio.wait({up, down}, return_when=asyncio.FIRST_COMPLETED)
                 finally:
                     self._pipes.get(url, set()).discard(peer)
-                    up.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await up
+                    for task in (up, down):
+                        task.cancel()
+                    await asyncio.gather(up, down, return_exceptions=True)
+                if up in done:
+                    # the page left: so does its socket at the owner at once (its seat shows away, its
+                    # grace starts), rather than when the owner next sends it something
+                    await peer.close()
+                    return
                 rcvd = peer.close_code
                 if rcvd == 4404:  # it held the room a moment ago: the room moved; the page asks again
                     code, reason = CLOSE_TRY_AGAIN, "the room is moving between servers; reconnecting"

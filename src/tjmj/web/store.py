@@ -668,8 +668,11 @@ class Store(NodesMixin, AccountsMixin):
         with self._held:
             _forget_lost(self._fences, before_m, owned_m)
             _forget_lost(self._room_fences, before_r, owned_r)
-            matches = {k for k, f in owned_m.items() if self._fences.get(k) == f}
-            rooms = {k for k, f in owned_r.items() if self._room_fences.get(k) == f}
+            # a row the database says is this store's but whose fence it has not noted yet is being
+            # acquired in another thread right now (create_match or save_room notes the fence after
+            # its commit): still held, not lost
+            matches = {k for k, f in owned_m.items() if self._fences.get(k) in (f, None)}
+            rooms = {k for k, f in owned_r.items() if self._room_fences.get(k) in (f, None)}
         return matches, rooms
 
     def release_match(self, match_id: int) -> None:
