@@ -775,6 +775,18 @@ def test_renew_keeps_a_row_acquired_in_another_thread_at_that_moment(url: str) -
         assert a.renew() == ({mid}, {"R9"})
 
 
+def test_two_saves_of_a_new_room_racing_in_one_store_keep_it(url: str) -> None:
+    """The second save runs after the first one's commit but before it noted the fence: it must not
+    raise the fence (it did, and the first then noted the old one: renew counted the room lost)."""
+    with Store(url) as a:
+        a.save_room("R7", {"n": 1})
+        with a._held:
+            noted = a._room_fences.pop("R7")  # as if the first save had not noted it yet
+        a.save_room("R7", {"n": 2})  # the second save
+        assert room_rows(a)["R7"].fence == noted == 1  # not raised: the first save's note still holds
+        assert a.renew()[1] == {"R7"}
+
+
 def test_release_hands_everything_over_at_once(url: str) -> None:
     with Store(url) as a, Store(url) as b:
         m1, m2 = seen_match(a), seen_match(a)

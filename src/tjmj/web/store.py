@@ -726,11 +726,14 @@ class Store(NodesMixin, AccountsMixin):
                     # PostgreSQL: another server inserted the same code after our SELECT
                     raise LeaseLost(f"room {code} was just created by another server") from e
             else:
-                fence = row.fence if row.owner == self.owner and row.fence == held else row.fence + 1
+                # ours already (held None: another thread of this store saved it a moment ago and has
+                # not noted the fence yet): the same fence; anyone else's, or lost and retaken: a new one
+                mine = row.owner == self.owner and held in (row.fence, None)
+                fence = row.fence if mine else row.fence + 1
                 conn.execute(sa.update(rooms_table).where(r.code == code).values(
                     data=data, owner=self.owner, lease_until=now + self._lease, fence=fence, updated_at=_now()))
-        with self._held:
-            self._room_fences[code] = fence
+        with self._held:  # two saves of one room in two threads: the later fence wins, whoever notes it last
+            self._room_fences[code] = max(fence, self._room_fences.get(code, 0))
 
     def delete_room(self, code: str) -> None:
         """Delete the waiting room (none: nothing to do); :class:`LeaseLost` if another server owns it."""
