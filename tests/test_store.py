@@ -773,6 +773,7 @@ def test_renew_keeps_a_row_acquired_in_another_thread_at_that_moment(url: str) -
             a._fences.pop(mid)
             a._room_fences.pop("R9")
         assert a.renew() == ({mid}, {"R9"})
+        assert a.claim_matches() == [] and a.claim_rooms() == []  # nor claimed again as if someone else's
 
 
 def test_two_saves_of_a_new_room_racing_in_one_store_keep_it(url: str) -> None:

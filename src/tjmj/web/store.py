@@ -631,8 +631,11 @@ class Store(NodesMixin, AccountsMixin):
         dead = self.dead_owners(conn, now) if any(row.owner for row in candidates) else set()
         for row in candidates:
             k = row[0]
-            if row.owner == self.owner and mine.get(k) == row.fence:
-                continue  # held already: a claim returns a row once
+            if row.owner == self.owner and mine.get(k) in (row.fence, None):
+                # held already: a claim returns a row once.  None: another thread of this store is
+                # acquiring it right now (its fence noted after the commit); claimed here, the lobby
+                # took it for a stale copy of a room it holds and deleted it
+                continue
             if not (self._free(row.owner, row.lease_until, now) or row.owner in dead):
                 continue
             # compare-and-set on the lease as read: of two servers racing for a row one matches, and
