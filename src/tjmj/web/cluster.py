@@ -184,7 +184,8 @@ class Cluster:
         async def ask(url: str) -> tuple[str, bool] | None:
             assert self._client is not None
             try:
-                r = await self._client.get(url + path, headers=self.sign("GET", path, ""), timeout=2.0)
+                # 5 s: a loaded peer answers late (a shorter wait made a room look ownerless: 503)
+                r = await self._client.get(url + path, headers=self.sign("GET", path, ""), timeout=5.0)
                 data = orjson.loads(r.content) if r.status_code == 200 else None
             except (httpx.HTTPError, orjson.JSONDecodeError):
                 return None
