@@ -41,7 +41,7 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
     store = Store(f"sqlite:///{db}")
-    with TestClient(create_app(store, limits=LOOSE)) as c:
+    with TestClient(create_app(store, limits=LOOSE, bot_delay=0)) as c:
         yield c
     store.close()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import orjson
@@ -36,7 +37,13 @@ def _finished_match(tmp_path: Path) -> tuple[str, dict, list[dict]]:  # type: ig
             with client.websocket_connect(f"/ws/{made['room']}") as ws:
                 ws.send_json({"type": "hello", "token": made["token"]})
                 play(ws, lambda m: is_settlement(m) and m["over"])
-            revealed = client.get(f"/api/matches/{started['match_id']}").json()["settings"]["deal"]
+            for _ in range(100):  # the match is marked finished just after its last settlement is sent
+                got = client.get(f"/api/matches/{started['match_id']}").json()
+                if got["status"] != "playing":
+                    break
+                time.sleep(0.1)
+            assert got["status"] == "finished"
+            revealed = got["settings"]["deal"]
             record = client.get(f"/api/matches/{started['match_id']}/record").text
     finally:
         store.close()
