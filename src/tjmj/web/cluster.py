@@ -179,19 +179,10 @@ class Cluster:
         hit = self._found.get(code)
         if hit is not None and time.monotonic() - hit[0] < 2.0 and hit[1] in self.peers.values():
             return hit[1]
-        path = f"/internal/rooms/{code}"
-
         async def ask(url: str) -> tuple[str, bool] | None:
-            assert self._client is not None
-            try:
-                # 5 s: a loaded peer answers late (a shorter wait made a room look ownerless: 503)
-                r = await self._client.get(url + path, headers=self.sign("GET", path, ""), timeout=5.0)
-                data = orjson.loads(r.content) if r.status_code == 200 else None
-            except (httpx.HTTPError, orjson.JSONDecodeError):
-                return None
-            if not isinstance(data, dict):
-                return None
-            return url, data.get("status") in ("waiting", "playing", "starting")
+            # 5 s: a loaded peer answers late (a shorter wait made a room look ownerless: 503)
+            data = await self._ask(url, f"/internal/rooms/{code}", 5.0)
+            return None if data is None else (url, data.get("status") in ("waiting", "playing", "starting"))
 
         answers = [a for a in await asyncio.gather(*(ask(u) for u in self.peers.values())) if a is not None]
         # a process that lost the room (its lease ended) may still show it stopped: the one playing it first
@@ -202,6 +193,17 @@ class Cluster:
                 self._found.clear()
             self._found[code] = (time.monotonic(), owner)
         return owner
+
+    async def _ask(self, url: str, path: str, timeout: float) -> dict[str, Any] | None:
+        """A signed GET of ``path`` on the peer at ``url``: its JSON object, or None (no answer in
+        ``timeout`` seconds, not 200, not an object)."""
+        assert self._client is not None
+        try:
+            r = await self._client.get(url + path, headers=self.sign("GET", path, ""), timeout=timeout)
+            data = orjson.loads(r.content) if r.status_code == 200 else None
+        except (httpx.HTTPError, orjson.JSONDecodeError):
+            return None
+        return data if isinstance(data, dict) else None
 
     def forget(self, code: str) -> None:
         self._found.pop(code, None)
@@ -234,18 +236,9 @@ class Cluster:
         when, lists = self._lists
         if time.monotonic() - when < lobby.limits.lobby_rebuild:
             return lists
-        path = "/internal/lobby"
-
         async def ask(url: str) -> tuple[list[Any], list[Any]] | None:
-            assert self._client is not None
-            try:
-                r = await self._client.get(url + path, headers=self.sign("GET", path, ""), timeout=2.0)
-                data = orjson.loads(r.content) if r.status_code == 200 else None
-            except (httpx.HTTPError, orjson.JSONDecodeError):
-                return None
-            if not isinstance(data, dict):
-                return None
-            return list(data.get("open") or []), list(data.get("live") or [])
+            data = await self._ask(url, "/internal/lobby", 2.0)
+            return None if data is None else (list(data.get("open") or []), list(data.get("live") or []))
 
         got = [x for x in await asyncio.gather(*(ask(u) for u in self.peers.values())) if x is not None]
         self._lists = (time.monotonic(), got)

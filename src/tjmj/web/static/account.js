@@ -45,6 +45,23 @@ $("logout").addEventListener("click", async () => {
   $("page-auth-name").focus();
 });
 
+// Send a settings form: its button off while the server answers, the answer in its status line.
+// A 401 other than a wrong password means the session ended: the page shows the signed-out view.
+async function submitSettings(form, status, path, body) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  status.textContent = t("acct_working");
+  const r = await accountCall(path, body);
+  button.disabled = false;
+  if (!r.ok) {
+    status.textContent = accountError(r);
+    if (r.status === 401 && !/wrong name or password/.test((r.data && r.data.error) || "")) signedOut(status.textContent);
+    return null;
+  }
+  form.reset();
+  return r;
+}
+
 $("change").addEventListener("submit", async (e) => {
   e.preventDefault();
   const status = $("change-status");
@@ -52,18 +69,8 @@ $("change").addEventListener("submit", async (e) => {
   if (!current) { status.textContent = t("acct_err_wrong"); $("current").focus(); return; }
   if (new1.length < 8 || new1.length > 200) { status.textContent = t("acct_err_password"); $("new1").focus(); return; }
   if (new1 !== new2) { status.textContent = t("acct_err_mismatch"); $("new2").focus(); return; }
-  const button = e.target.querySelector("button[type=submit]");
-  button.disabled = true;
-  status.textContent = t("acct_working");
-  const r = await accountCall("/api/account/password", { password: current, new_password: new1 });
-  button.disabled = false;
-  if (!r.ok) {
-    status.textContent = accountError(r);
-    if (r.status === 401 && !/wrong name or password/.test((r.data && r.data.error) || "")) signedOut(status.textContent);
-    return;
-  }
-  e.target.reset();
-  status.textContent = t("acct_password_changed");
+  const r = await submitSettings(e.target, status, "/api/account/password", { password: current, new_password: new1 });
+  if (r) status.textContent = t("acct_password_changed");
 });
 
 $("delete").addEventListener("submit", async (e) => {
@@ -71,17 +78,8 @@ $("delete").addEventListener("submit", async (e) => {
   const status = $("delete-status");
   const password = $("delete-password").value;
   if (!password) { status.textContent = t("acct_err_wrong"); $("delete-password").focus(); return; }
-  const button = e.target.querySelector("button[type=submit]");
-  button.disabled = true;
-  status.textContent = t("acct_working");
-  const r = await accountCall("/api/account/delete", { password });
-  button.disabled = false;
-  if (!r.ok) {
-    status.textContent = accountError(r);
-    if (r.status === 401 && !/wrong name or password/.test((r.data && r.data.error) || "")) signedOut(status.textContent);
-    return;
-  }
-  e.target.reset();
+  const r = await submitSettings(e.target, status, "/api/account/delete", { password });
+  if (!r) return;
   status.textContent = "";
   signedOut(t("acct_deleted", r.data.deleted));
   $("page-status").focus();
