@@ -298,7 +298,7 @@ class Cluster:
         except InvalidStatus:
             code, reason = CLOSE_TRY_AGAIN, "the room is moving between servers; reconnecting"
         except (OSError, TimeoutError, ConnectionClosed, WebSocketDisconnect):
-            pass
+            pass  # the owner is unreachable or went away: the page is told 1012 below and reconnects
         self.forget(path.rsplit("/", 1)[-1].upper())
         with contextlib.suppress(Exception):
             await websocket.close(code=code, reason=reason[:120])
