@@ -27,11 +27,12 @@ import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tests.test_web import FAST, LOOSE, FakeStore, choose, is_settlement, play, quick, recv, recv_until, seat_ws
 from tjmj.record import replay
 from tjmj.web.app import create_app
-from tjmj.web.limits import Limits
+from tjmj.web.limits import CLOSE_TRY_AGAIN, Limits
 from tjmj.web.store import Store, matches_table
 
 
@@ -48,12 +49,16 @@ def in_loop(client: TestClient, fn: Any, *args: Any) -> Any:
 # ---- 7. two processes on one database ------------------------------------------------------
 
 
-def test_two_servers_on_one_database_never_play_the_same_match(tmp_path: Path) -> None:
+@pytest.mark.parametrize("clustered", [False, True])
+def test_two_servers_on_one_database_never_play_the_same_match(tmp_path: Path, clustered: bool) -> None:
+    """A save refused for a lost lease stops the room; in a cluster (issue 30) the room is also let
+    go and its pages are closed with 1013, so they reconnect to the new owner instead of waiting."""
     url = f"sqlite:///{tmp_path / 'two.sqlite3'}"
     one, two = Store(url), Store(url)
     assert one.owner != two.owner
     app1, app2 = app_for(one), app_for(two)
     with TestClient(app1) as c1:
+        app1.state.lobby.clustered = clustered
         d = quick(c1, match_hands=3)
         with seat_ws(c1, d["room"], d["token"]) as ws:
             play(ws, is_settlement)  # hand 1 stored by server one
@@ -69,7 +74,14 @@ def test_two_servers_on_one_database_never_play_the_same_match(tmp_path: Path) -
             with seat_ws(c1, d["room"], d["token"]) as ws:
                 err, _ = play(ws, lambda x: x["type"] == "error" and x["code"] == "moved")
                 assert "another server" in err["message"]
-            assert app1.state.lobby.get(d["room"]).status == "error"
+                if clustered:
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        play(ws, lambda x: False)
+                    assert closed.value.code == CLOSE_TRY_AGAIN
+            if clustered:
+                assert d["room"] not in app1.state.lobby.rooms
+            else:
+                assert app1.state.lobby.get(d["room"]).status == "error"
             # the match goes on at server two, with the same token, to its end
             with seat_ws(c2, d["room"], d["token"]) as ws:
                 play(ws, lambda x: x["type"] == "settlement" and x["over"])

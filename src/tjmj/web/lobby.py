@@ -435,15 +435,19 @@ class Lobby:
             return
         for room in list(self.rooms.values()):
             if room.status == "playing" and room.match_id is not None and room.match_id not in matches:
-                room.stop_with("this match is now played by another server (this one's lease ended)", "moved")
+                self.moved(room, "this match is now played by another server (this one's lease ended)")
             elif room.status == "waiting" and room.stored_room and room.id not in codes:
-                room.stop_with("this room is now kept by another server", "moved")
-            else:
-                continue
-            if self.clustered:  # the pages reconnect through the same address and reach the new owner
-                self.rooms.pop(room.id, None)
-                for conn in room.connections():
-                    conn.close(CLOSE_TRY_AGAIN)
+                self.moved(room, "this room is now kept by another server")
+
+    def moved(self, room: Room, message: str) -> None:
+        """Another process took ``room`` (its lease here ended, found by renewing or by a refused
+        save): the room stops here, and in a cluster its pages are sent to reconnect, through the
+        same address, to the new owner."""
+        room.stop_with(message, "moved")
+        if self.clustered:
+            self.rooms.pop(room.id, None)
+            for conn in room.connections():
+                conn.close(CLOSE_TRY_AGAIN)
 
     async def adopt(self) -> list[str]:
         """Resume matches another process left behind (its lease ended); started at once."""

@@ -743,7 +743,7 @@ class Room:
                 await lb.db_call(lb.store.append_events, self.match_id, events, at=self.stored_upto, on_slow=slow)
                 break
             except LeaseLost as e:
-                self.stop_with(f"this match is now played by another server: {e}", "moved")
+                lb.moved(self, f"this match is now played by another server: {e}")
                 return
             except DatabaseLost as e:
                 lb.database_lost(str(e))
