@@ -31,7 +31,7 @@ from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.rules import Rules
 from tjmj.web import hints
-from tjmj.web import room as room_mod
+from tjmj.web import room_hints as room_mod
 from tjmj.web.app import create_app
 
 

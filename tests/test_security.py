@@ -22,7 +22,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from tests.test_web import FAST, LOOSE, is_settlement, play, quick, recv, recv_until, seat_ws
-from tjmj.web import room as room_mod
+from tjmj.web import room_hints as room_mod
 from tjmj.web.app import SECURITY_HEADERS, create_app
 from tjmj.web.inputs import token_hash
 from tjmj.web.limits import Bucket, Limits

@@ -24,6 +24,7 @@ from tjmj.game import Match
 from tjmj.record import read_records, replay
 from tjmj.tiles import Tile
 from tjmj.web import room as room_mod
+from tjmj.web import room_hints
 from tjmj.web.app import create_app
 from tjmj.web.connection import Connection
 from tjmj.web.limits import Limits
@@ -865,7 +866,7 @@ def test_the_hint_carries_the_search_pick_computed_on_a_copy_off_the_loop(store:
     that seat, in a worker thread (the socket is served while it runs), the room's match unchanged;
     asked again, the same answer from the cache (one search per seat and state)."""
     gate = _Gate(hold=True)
-    monkeypatch.setattr(room_mod, "hint_search_bot", gate)
+    monkeypatch.setattr(room_hints, "hint_search_bot", gate)
     with _hint_table(store) as (room, ws, state):
         assert state["rules"]["hint_search_ms"] == 30
         seat = state["you"]
@@ -908,7 +909,7 @@ def test_the_search_is_dropped_when_the_table_moves_on_and_a_failure_costs_only_
     """A pick for a state gone (the person discarded while it ran) is never sent nor cached; a
     search that fails sends ``search: null`` and the advisor's hint and the table go on."""
     gate = _Gate(hold=True)
-    monkeypatch.setattr(room_mod, "hint_search_bot", gate)
+    monkeypatch.setattr(room_hints, "hint_search_bot", gate)
     with _hint_table(store) as (room, ws, state):
         seat = state["you"]
         ws.send_json({"type": "hint"})
