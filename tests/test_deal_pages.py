@@ -13,6 +13,7 @@ Chromium (tests/ui_helpers.py).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import orjson
@@ -77,6 +78,10 @@ def _finished_match(db: Path) -> tuple[int, str, str, int]:
                 ws.send_json({"type": "hello", "token": made["token"]})
                 play(ws, lambda m: is_settlement(m) and m["over"])
             mid = started["match_id"]
+            deadline = time.monotonic() + 10
+            while client.get(f"/api/matches/{mid}").json()["status"] != "finished":  # marked just after it is shown
+                assert time.monotonic() < deadline, "the match was not marked finished"
+                time.sleep(0.05)
             deal = client.get(f"/api/matches/{mid}").json()["settings"]["deal"]
             first = client.get(f"/api/matches/{mid}/record").text.splitlines()[0]
     finally:
