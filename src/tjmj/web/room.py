@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 __all__ = ["Room"]
 
 log = logging.getLogger("tjmj.web")
-STORING_TASKS = ("-seen", "-save-room")  # background writes of the room's own record (Room.stop)
+# background writes Room.stop lets finish: the room's own record, and a finished match marked so
+STORING_TASKS = ("-seen", "-save-room", "-finish")
 
 
 class Room(HintsMixin):
