@@ -4,15 +4,21 @@ store's rating of ranked matches in finish_match, the leaderboard, and the API."
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from starlette.testclient import TestClient
 
 from tjmj.ratings import DEFAULT, Rating, bot_rating, bot_ratings, ranks, rate
 from tjmj.rules import Rules
+from tjmj.web.app import create_app
+from tjmj.web.limits import Limits
 from tjmj.web.store import Store
+
+LOOSE = Limits(post_burst=1000, post_rate=1000.0, get_burst=1000, get_rate=1000.0)
 
 
 def test_the_winner_goes_up_and_the_last_goes_down() -> None:
@@ -231,3 +237,59 @@ def test_the_leaderboard_shows_the_current_name_and_forgets_deleted_accounts(sto
     store.delete_account(ann["id"], ids[0])
     assert store.rating(ids[0], "tianjin") is None and store.rating_history(ids[0], "tianjin") == []
     assert [p["name"] for p in store.leaderboard("tianjin")] == ["Bo", "Di", "Cy"]
+
+
+# ---- the API --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[tuple[TestClient, Store]]:
+    store = Store(f"sqlite:///{tmp_path / 'ratings.sqlite3'}")
+    with TestClient(create_app(store, limits=LOOSE, bot_delay=0)) as c:
+        yield c, store
+    store.close()
+
+
+def test_the_leaderboard_api(client: tuple[TestClient, Store]) -> None:
+    c, store = client
+    names = ("Ann", "Bo", "Cy", "Di")
+    ids = [_account(store, n) for n in names]
+    _play(store, [_player(s, n, ids[s]) for s, n in enumerate(names)], [10, 40, -30, -20])
+    r = c.get("/api/leaderboard?family=tianjin")
+    assert r.status_code == 200
+    body = r.json()
+    assert body["family"] == "tianjin"
+    assert [p["name"] for p in body["players"]] == ["Bo", "Ann", "Di", "Cy"]
+    assert {"name", "rating", "matches", "rank"} <= set(body["players"][0])
+    assert {b["name"] for b in body["bots"]} == {"easy", "normal", "hard", "expert"}
+    assert [b["rating"] for b in body["bots"]] == sorted((b["rating"] for b in body["bots"]), reverse=True)
+    assert c.get("/api/leaderboard?family=tianjin&limit=1&offset=1").json()["players"][0]["name"] == "Ann"
+    assert c.get("/api/leaderboard?family=beijing").json()["players"] == []
+    assert c.get("/leaderboard").status_code == 200
+
+
+@pytest.mark.parametrize("query", ["", "?family=", "?family=riichi", "?family=tianjin&limit=x",
+                                   "?family=tianjin&limit=1000", "?family=tianjin&offset=-1"])
+def test_the_leaderboard_api_refuses_bad_input(client: tuple[TestClient, Store], query: str) -> None:
+    r = client[0].get(f"/api/leaderboard{query}")
+    assert r.status_code == 400
+    assert "error" in r.json()
+    if "riichi" in query:
+        assert "riichi" in r.json()["error"] and "tianjin" in r.json()["error"]
+
+
+def test_an_accounts_ratings_and_history(client: tuple[TestClient, Store]) -> None:
+    c, store = client
+    names = ("Ann", "Bo", "Cy", "Di")
+    ids = [_account(store, n) for n in names]
+    first = _play(store, [_player(s, n, ids[s]) for s, n in enumerate(names)], [10, 40, -30, -20])
+    second = _play(store, [_player(s, n, ids[s]) for s, n in enumerate(names)], [40, 10, -30, -20])
+    body = c.get("/api/players/ann/ratings").json()  # any case, as account names are
+    assert body["name"] == "Ann"
+    [tianjin] = body["ratings"]
+    assert tianjin["family"] == "tianjin" and tianjin["matches"] == 2
+    assert [h["match_id"] for h in tianjin["history"]] == [first, second]
+    assert tianjin["history"][-1]["rating"] == tianjin["rating"]
+    assert len(body["bots"]["tianjin"]) == 4
+    assert c.get("/api/players/Nobody/ratings").status_code == 404
+    assert c.get("/api/players/%20x/ratings").status_code == 400
