@@ -8,7 +8,8 @@ import { api, el, errorText, playerUrl, toast } from "./render.js";
 
 const PAGE = 100;
 const query = new URLSearchParams(location.search);
-let family = familyOf(query.get("family")) ? query.get("family") : DEFAULT_FAMILY.name;
+const asked = query.get("family");
+let family = asked && familyOf(asked) ? asked : DEFAULT_FAMILY.name;
 let offset = 0;
 let board = null;
 
