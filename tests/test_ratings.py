@@ -285,11 +285,12 @@ def test_an_accounts_ratings_and_history(client: tuple[TestClient, Store]) -> No
     first = _play(store, [_player(s, n, ids[s]) for s, n in enumerate(names)], [10, 40, -30, -20])
     second = _play(store, [_player(s, n, ids[s]) for s, n in enumerate(names)], [40, 10, -30, -20])
     body = c.get("/api/players/ann/ratings").json()  # any case, as account names are
-    assert body["name"] == "Ann"
+    assert body["name"] == "Ann" and body["account"] is True
     [tianjin] = body["ratings"]
     assert tianjin["family"] == "tianjin" and tianjin["matches"] == 2
     assert [h["match_id"] for h in tianjin["history"]] == [first, second]
     assert tianjin["history"][-1]["rating"] == tianjin["rating"]
     assert len(body["bots"]["tianjin"]) == 4
-    assert c.get("/api/players/Nobody/ratings").status_code == 404
+    nobody = c.get("/api/players/Nobody/ratings")
+    assert nobody.status_code == 200 and nobody.json() == {"name": "Nobody", "account": False, "ratings": [], "bots": {}}
     assert c.get("/api/players/%20x/ratings").status_code == 400

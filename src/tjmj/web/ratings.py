@@ -4,9 +4,9 @@ a ranked match finishes (:mod:`tjmj.web.store_ratings`); no request can set one.
 
 | ``GET /api/leaderboard?family=F[&limit=N&offset=K]`` | ``{"family", "players": [{"rank", "name",
   "rating", "matches", "mu", "sigma"}], "bots": [{"name": level, "bot", "rating", "mu", "sigma"}]}`` |
-| ``GET /api/players/{name}/ratings`` | ``{"name", "ratings": [{"family", "rating", "matches", "mu",
-  "sigma", "updated_at", "history": [{"match_id", "rating", "at"}]}], "bots": {family: [...]}}``;
-  404 when no account has the name |
+| ``GET /api/players/{name}/ratings`` | ``{"name", "account": true, "ratings": [{"family", "rating",
+  "matches", "mu", "sigma", "updated_at", "history": [{"match_id", "rating", "at"}]}], "bots":
+  {family: [...]}}``; ``"account": false`` and no ratings when no account has the name |
 """
 
 from __future__ import annotations
@@ -81,14 +81,14 @@ def rating_routes(lobby: Callable[[], Lobby], api: Callable[..., Any], page: Cal
         lb = lobby()
         store: Any = lb.store
         acct = await lb.db_read(store.account, name)
-        if acct is None:
-            raise LobbyError(404, f"no account is called {name!r}: only accounts are rated")
+        if acct is None:  # a guest's name: nothing rated to show (an answer, not a 404 on every guest's page)
+            return JSONResponse({"name": name, "account": False, "ratings": [], "bots": {}})
         pid = account_player_id(acct["id"])
         rated = await lb.db_read(store.ratings, pid)
         for r in rated:
             history = await lb.db_read(store.rating_history, pid, r["family"])
             r["history"] = [{"match_id": h["match_id"], "rating": h["rating"], "at": h["at"]} for h in history]
-        return JSONResponse({"name": acct["name"], "ratings": rated,
+        return JSONResponse({"name": acct["name"], "account": True, "ratings": rated,
                              "bots": {r["family"]: bots_of(r["family"]) for r in rated}})
 
     return [

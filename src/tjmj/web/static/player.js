@@ -180,7 +180,7 @@ async function load() {
   try { // an account's ratings (by its name: ratings are public, ids are not)
     rated = id && !id.startsWith("account-") ? null : await api(`/api/players/${encodeURIComponent(name)}/ratings`);
   } catch {
-    rated = null; // not an account: nothing to show
+    rated = null; // the database failed: the statistics still show
   }
   render();
 }
