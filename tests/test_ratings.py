@@ -16,7 +16,7 @@ from tjmj.ratings import DEFAULT, Rating, bot_rating, bot_ratings, ranks, rate
 from tjmj.rules import Rules
 from tjmj.web.app import create_app
 from tjmj.web.limits import Limits
-from tjmj.web.store import Store
+from tjmj.web.store import LeaseLost, Store
 
 LOOSE = Limits(post_burst=1000, post_rate=1000.0, get_burst=1000, get_rate=1000.0)
 
@@ -237,6 +237,30 @@ def test_the_leaderboard_shows_the_current_name_and_forgets_deleted_accounts(sto
     store.delete_account(ann["id"], ids[0])
     assert store.rating(ids[0], "tianjin") is None and store.rating_history(ids[0], "tianjin") == []
     assert [p["name"] for p in store.leaderboard("tianjin")] == ["Bo", "Di", "Cy"]
+
+
+def test_ratings_live_in_the_database_and_a_match_is_rated_once(tmp_path: Path) -> None:
+    """Two server processes on one database: only the owner of a match rates it, once; the other
+    reads the same ratings."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    a, b = Store(url, owner="a"), Store(url, owner="b")
+    try:
+        ids = [_account(a, n) for n in ("Ann", "Bo", "Cy", "Di")]
+        players = [_player(s, n, ids[s]) for s, n in enumerate(("Ann", "Bo", "Cy", "Di"))]
+        mid = a.create_match("r", Rules.preset("classic").to_dict(), 1, players, settings={"ranked": True})
+        with pytest.raises(LeaseLost):
+            b.finish_match(mid, [40, 10, -20, -30])
+        with pytest.raises(LeaseLost):
+            b.mark_left(mid, 0)
+        assert b.rating(ids[0], "tianjin") is None
+        a.finish_match(mid, [40, 10, -20, -30])
+        with pytest.raises(ValueError):
+            a.finish_match(mid, [40, 10, -20, -30])  # finished: not rated again
+        assert [p["name"] for p in b.leaderboard("tianjin")] == ["Ann", "Bo", "Cy", "Di"]
+        assert b.rating(ids[0], "tianjin")["matches"] == 1  # type: ignore[index]
+    finally:
+        a.close()
+        b.close()
 
 
 # ---- the API --------------------------------------------------------------------------------
