@@ -10,10 +10,13 @@ For each family, every level of the lobby (``tjmj.web.inputs.LEVELS``: easy ``gr
 ``baseline``, hard ``strong``, expert ``expert``) starts from the default rating
 (:data:`tjmj.ratings.DEFAULT`) and plays ``N`` matches of ``H`` hands, one seat each at every table
 (the engine seats them from each match's seed, R3, so every level sits in every seat over the
-run).  Each match is rated with :func:`tjmj.ratings.rate`, in order, exactly as a ranked match of
-people is; the ratings reached are written to the package's ``bot_ratings.json`` (the other
-families' entries are kept), with the number of matches, their length, the seed and each level's
-mean final score and first places.  The server then uses them as fixed ratings: a bot's rating
+run).  The matches are rated with :func:`tjmj.ratings.rate` one after another, exactly as ranked
+matches of people are; as an online rating depends on the order (the last matches weigh most),
+they are rated in the order played and in ``--orders`` − 1 seeded shuffles of it, and each
+level's ``mu`` and ``sigma`` are the means over those orders (``mu_spread``: their standard
+deviation).  The result goes to the package's ``bot_ratings.json`` (the other families' entries
+are kept), with the number of matches, their length, the seed, each level's mean final score and
+first places, and every match's bots and scores (to rate them again without playing).  The server then uses them as fixed ratings: a bot's rating
 never moves in a ranked match (:func:`tjmj.ratings.bot_rating`).
 
 Matches are played in ``W`` processes (their results do not depend on the process) and rated in
@@ -25,6 +28,9 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import random
+import re
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -49,38 +55,66 @@ def _play(task: tuple[str, int, int, int]) -> tuple[list[int], list[str]]:
     return list(m.scores), [bots[m.seating[s]] for s in range(len(bots))]
 
 
-def measure(family: str, matches: int, hands: int, seed: int, workers: int) -> dict[str, Any]:
+def rate_in_order(results: list[tuple[list[int], list[str]]], order: list[int]) -> dict[str, Rating]:
+    """Every level's rating after the matches rated one after another in ``order``."""
     ratings: dict[str, Rating] = dict.fromkeys(LEVELS.values(), DEFAULT)
-    points: dict[str, int] = dict.fromkeys(LEVELS.values(), 0)
-    firsts: dict[str, int] = dict.fromkeys(LEVELS.values(), 0)
+    for i in order:
+        scores, bots = results[i]
+        for b, r in zip(bots, rate([ratings[b] for b in bots], scores), strict=True):
+            ratings[b] = r
+    return ratings
+
+
+def measure(family: str, matches: int, hands: int, seed: int, workers: int, orders: int) -> dict[str, Any]:
     tasks = [(family, hands, match_seed(seed, i), i) for i in range(matches)]
     started = time.monotonic()
+    results: list[tuple[list[int], list[str]]] = []
     with multiprocessing.Pool(workers) as pool:
-        for i, (scores, bots) in enumerate(pool.imap(_play, tasks)):
-            after = rate([ratings[b] for b in bots], scores)
-            for seat, (b, r) in enumerate(zip(bots, after, strict=True)):
-                ratings[b] = r
-                points[b] += scores[seat]
-                firsts[b] += ranks(scores)[seat] == 1
-            print(f"{family} {i + 1}/{matches} ({time.monotonic() - started:.0f} s): "
-                  + ", ".join(f"{b} {r.display}" for b, r in ratings.items()), file=sys.stderr)
+        for scores, bots in pool.imap(_play, tasks):
+            results.append((scores, bots))
+            now = rate_in_order(results, list(range(len(results))))
+            print(f"{family} {len(results)}/{matches} ({time.monotonic() - started:.0f} s): "
+                  + ", ".join(f"{b} {r.display}" for b, r in now.items()), file=sys.stderr)
+    # an online rating depends on the order of the matches (the last ones weigh most): the ratings
+    # reached in the order played and in orders - 1 shuffles of it (seeded), averaged
+    rng = random.Random(seed)
+    runs = []
+    for k in range(orders):
+        order = list(range(matches))
+        if k:
+            rng.shuffle(order)
+        runs.append(rate_in_order(results, order))
+    mean = {b: Rating(statistics.fmean(r[b].mu for r in runs), statistics.fmean(r[b].sigma for r in runs))
+            for b in LEVELS.values()}
+    points = {b: sum(sc[bots.index(b)] for sc, bots in results) for b in LEVELS.values()}
+    firsts = {b: sum(ranks(sc)[bots.index(b)] == 1 for sc, bots in results) for b in LEVELS.values()}
     return {
-        "matches": matches, "match_hands": hands, "seed": seed, "preset": PRESETS[family],
+        "matches": matches, "match_hands": hands, "seed": seed, "preset": PRESETS[family], "orders": orders,
         "seconds": round(time.monotonic() - started),
-        "bots": {b: {"level": level, "mu": round(ratings[b].mu, 4), "sigma": round(ratings[b].sigma, 4),
-                     "rating": ratings[b].display, "mean_points": round(points[b] / matches, 2),
-                     "firsts": firsts[b]}
+        "bots": {b: {"level": level, "mu": round(mean[b].mu, 4), "sigma": round(mean[b].sigma, 4),
+                     "rating": mean[b].display, "mu_spread": round(statistics.pstdev(r[b].mu for r in runs), 4),
+                     "mean_points": round(points[b] / matches, 2), "firsts": firsts[b]}
                  for level, b in LEVELS.items()},
+        # each match: its seats' bots and final scores (seat order), to rate again without playing
+        "results": [[bots, scores] for scores, bots in results],
     }
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    """Indented JSON with each innermost list (a match's bots, its scores) on one line."""
+    text = json.dumps(data, indent=1, sort_keys=True)
+    return re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]",
+                  text) + "\n"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--families", default=",".join(PRESETS))
-    ap.add_argument("--matches", type=int, default=40)
+    ap.add_argument("--matches", type=int, default=80)
     ap.add_argument("--match-hands", type=int, default=4)
     ap.add_argument("--seed", type=int, default=20261207)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--orders", type=int, default=100, help="orders the matches are rated in, averaged")
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args()
     data: dict[str, Any] = json.loads(a.out.read_text()) if a.out.exists() else {}
@@ -88,8 +122,8 @@ def main() -> None:
     data["about"] = ("fixed ratings of the lobby's bot levels (tjmj.ratings, openskill Plackett-Luce), measured "
                      "by benchmarks/bot_ratings.py: one seat of each level at every table")
     for family in a.families.split(","):
-        data["families"][family] = measure(family, a.matches, a.match_hands, a.seed, a.workers)
-        a.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")  # each family as it is done
+        data["families"][family] = measure(family, a.matches, a.match_hands, a.seed, a.workers, a.orders)
+        a.out.write_text(_dumps(data))  # each family as it is done
         print(json.dumps(data["families"][family]["bots"]))
 
 
