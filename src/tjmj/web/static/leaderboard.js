@@ -42,7 +42,7 @@ function render() {
   const body = rows().map((r) => r.kind === "bot"
     ? el("tr", { class: "bot-row", "data-testid": "lb-bot", "data-level": r.name, title: t("lb_bot_title") },
       cell("lb_rank", { class: "first" }, "—"),
-      cell("lb_name", {}, t("lb_bot_name", t(`lb_level_${r.name}`)), el("span", { class: "tag" }, t("bot"))),
+      cell("lb_name", {}, el("span", {}, t("lb_bot_name", t(`lb_level_${r.name}`)), " ", el("span", { class: "tag" }, t("bot")))),
       cell("lb_rating", { class: "num" }, String(r.rating)),
       cell("lb_matches", { class: "num" }, "—"))
     : el("tr", { "data-testid": "lb-player" },

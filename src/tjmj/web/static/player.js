@@ -77,10 +77,12 @@ function ratingPlot(history, bots) {
   const label = t("rt_plot_label", history.length, values[0], values[values.length - 1]);
   const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-plot rating-plot", role: "img", "aria-label": label,
     "data-testid": "rating-plot" }, svg("title", {}, label));
-  for (const b of bots) {
+  let below = -Infinity; // the last label's baseline: labels of close ratings are set apart, not on top of each other
+  for (const b of [...bots].sort((p, q) => q.rating - p.rating)) {
     const words = t("rt_bot_line", t(`lb_level_${b.name}`), b.rating);
     root.append(svg("line", { x1: L, x2: W - R, y1: y(b.rating), y2: y(b.rating), class: "zero" }, svg("title", {}, words)));
-    root.append(svg("text", { x: W - R, y: y(b.rating) - 3, class: "axis", "text-anchor": "end" }, words));
+    below = Math.max(y(b.rating) - 3, below + 14);
+    root.append(svg("text", { x: W - R, y: below, class: "axis", "text-anchor": "end" }, words));
   }
   for (const v of new Set([lo, hi])) {
     root.append(svg("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, String(v)));
