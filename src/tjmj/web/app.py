@@ -72,6 +72,7 @@ from .inputs import LobbyError, clean_name, player_id, room_bot
 from .limits import MAX_NAME_LEN, Limits
 from .listing import LobbyListing
 from .lobby import Lobby, MatchFactory, StoreLike
+from .ratings import rating_routes
 from .settlement import frames
 
 __all__ = ["SECURITY_HEADERS", "create_app"]
@@ -901,6 +902,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/api/rooms/{room}/join", api(join, post=True, room=True), methods=["POST"]),
         Route("/api/rooms/{room}/start", api(start, post=True, room=True), methods=["POST"]),
         *account_routes(lobby, address, api, _body),
+        *rating_routes(lobby, api, page),
         Route("/internal/rooms/{room}", internal_room),
         Route("/internal/lobby", internal_lobby),
         Route("/api/lobby", api(lobby_list)),

@@ -73,6 +73,7 @@ from .store_engine import (  # noqa: F401
     upgrade,
 )
 from .store_nodes import NODE_TIMEOUT, NodesMixin
+from .store_ratings import RatingsMixin
 from .store_schema import (  # noqa: F401
     _INT64,
     MAX_NAME,
@@ -179,7 +180,7 @@ def _forget_lost(held: dict[_K, int], before: dict[_K, int], owned: dict[_K, int
 # ---- the store ----------------------------------------------------------------------------
 
 
-class Store(NodesMixin, AccountsMixin):
+class Store(NodesMixin, AccountsMixin, RatingsMixin):
     """Matches, their events and the waiting rooms in a SQL database; safe to share between the
     threads of one process, and between processes (servers) through leases.
 
@@ -516,7 +517,9 @@ class Store(NodesMixin, AccountsMixin):
                 raise ValueError(f"match {match_id}: events after end_game (event {i})")
 
     def finish_match(self, match_id: int, scores: list[int]) -> None:
-        """Mark a playing match finished with its final scores (seat order); this releases it."""
+        """Mark a playing match finished with its final scores (seat order); this releases it.  A
+        ranked match (its settings say ``"ranked": true``) is rated in the same transaction
+        (:meth:`_rate_match`, docs/web.md "Ratings and the leaderboard")."""
         _check_id(match_id)
         scores = _check_scores(scores)
         with self._tx(write=True) as conn:
@@ -539,6 +542,9 @@ class Store(NodesMixin, AccountsMixin):
                 .where(matches_table.c.id == match_id)
                 .values(status="finished", scores=scores, finished_at=_now(), owner=None, lease_until=None)
             )
+            settings = conn.execute(sa.select(matches_table.c.settings).where(matches_table.c.id == match_id)).scalar()
+            if isinstance(settings, dict) and settings.get("ranked") is True:
+                self._rate_match(conn, match_id, scores, self._clock(conn))
         self._forget_match(match_id)
 
     def abandon_match(self, match_id: int) -> None:

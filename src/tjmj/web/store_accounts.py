@@ -28,6 +28,8 @@ from .store_schema import (
     login_failures_table,
     match_players_table,
     matches_table,
+    rating_history_table,
+    ratings_table,
     sessions_table,
 )
 
@@ -108,7 +110,8 @@ class AccountsMixin:
         """The account and its sessions go; its name is free again.  With ``player_id`` (the
         account's at the tables) its matches stay, anonymised: each seat it held is named
         :data:`DELETED` with no player id, in ``match_players``, in the match's ``players`` and in
-        its record's ``start_game``.  Returns how many seats were anonymised."""
+        its record's ``start_game``, and its ratings and their history are deleted.  Returns how many
+        seats were anonymised."""
         mp, m, e = match_players_table.c, matches_table.c, events_table.c
         moved = 0
         with self._tx(write=True) as conn:
@@ -134,6 +137,10 @@ class AccountsMixin:
                                     names[seat] = DELETED
                             conn.execute(sa.update(events_table).where(e.match_id == match_id, e.seq == first.seq)
                                          .values(body=orjson.dumps(start).decode()))
+                # its ratings go with it (the matches that made them stay, anonymised)
+                conn.execute(sa.delete(rating_history_table).where(rating_history_table.c.player_id == player_id))
+                conn.execute(sa.delete(ratings_table).where(ratings_table.c.player_id == player_id))
+            conn.execute(sa.delete(ratings_table).where(ratings_table.c.account_id == account_id))
             conn.execute(sa.delete(sessions_table).where(sessions_table.c.account_id == account_id))
             conn.execute(sa.delete(accounts_table).where(accounts_table.c.id == account_id))
         return int(moved)

@@ -128,6 +128,8 @@ match_players_table = sa.Table(
     sa.Column("name", sa.String(MAX_NAME), nullable=False),
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column(PLAYER_ID, sa.String(MAX_PLAYER_ID), nullable=True),
+    # when the person of this seat left a ranked match for good (they rank last; 0006, mark_left)
+    sa.Column("left_at", UTCDateTime, nullable=True),
     sa.Index(None, "name", PLAYER_ID),  # a player's matches: by name, or by name and id
 )
 
@@ -207,4 +209,41 @@ login_failures_table = sa.Table(
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Index(None, "name_key", "at"),
     sa.Index(None, "address", "at"),
+)
+
+
+# ---- ratings (docs/web.md, "Ratings and the leaderboard") ------------------------------------
+
+MAX_FAMILY = 32
+
+# A player's rating (等级分) in one family (tjmj.ratings): openskill's mu and sigma, and how many
+# ranked matches made it.  Written only by finish_match, in the transaction that finishes a ranked
+# match.  ``account_id``: the account of an ``account-…`` player id (the leaderboard lists accounts,
+# by their current name); the rating goes with the account.
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column(PLAYER_ID, sa.String(MAX_PLAYER_ID), primary_key=True),
+    sa.Column("family", sa.String(MAX_FAMILY), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+    sa.CheckConstraint("matches >= 0", name="matches"),
+    sa.Index(None, "family", "account_id"),  # a family's leaderboard
+)
+
+# Each rated match's rating of each rated seat: the history a profile draws.
+rating_history_table = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column(PLAYER_ID, sa.String(MAX_PLAYER_ID), nullable=False),
+    sa.Column("family", sa.String(MAX_FAMILY), nullable=False),
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Index(None, PLAYER_ID, "family", "id"),
 )

@@ -1,6 +1,8 @@
 // A player's statistics (issue 13): GET /api/players/{name}[?id=] drawn per rule family — the
 // figures, the placements, the scoring elements, 铲/kongs/坐庄/拉庄, and the score over time as
-// an SVG line (built here, no library: the CSP allows no inline script or style).
+// an SVG line (built here, no library: the CSP allows no inline script or style); and, for an
+// account, its rating per family (issue 31: GET /api/players/{name}/ratings) with its history as a
+// line beside the bot levels' fixed ratings.
 import { applyI18n, langToggle, t } from "./i18n.js";
 import { familyName, familyOf } from "./family.js";
 import { api, el, errorText, signedDelta } from "./render.js";
@@ -9,6 +11,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const name = decodeURIComponent(location.pathname.replace(/^\/player\//, ""));
 const id = new URLSearchParams(location.search).get("id") || "";
 let report = null;
+let rated = null; // the account's ratings, or null (not an account, or never ranked)
 let failure = ""; // the server's words when the page cannot be had (a bad name), said at each render
 
 function pct(x) {
@@ -56,6 +59,52 @@ function plot(timeline) {
       "data-match": p.match_id }, svg("title", {}, t("ps_point", i + 1, p.match_id, signedDelta(p.score), p.total))));
   });
   return root;
+}
+
+// the rating after each ranked match, with the bot levels' fixed ratings as dashed lines; its words
+// (role=img, aria-label and title) say what it shows, each point's title its match and rating
+function ratingPlot(history, bots) {
+  const values = history.map((h) => h.rating);
+  if (history.length === 1) {
+    return el("p", { class: "score-one", "data-testid": "rating-plot" }, t("rt_plot_one", values[0]));
+  }
+  const W = 640, H = 220, L = 48, R = 12, T = 14, B = 26;
+  const lines = bots.map((b) => b.rating);
+  const lo = Math.min(...values, ...lines), hi = Math.max(...values, ...lines);
+  const span = hi - lo || 1;
+  const x = (i) => L + (i * (W - L - R)) / (history.length - 1);
+  const y = (v) => T + ((hi - v) * (H - T - B)) / span;
+  const label = t("rt_plot_label", history.length, values[0], values[values.length - 1]);
+  const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "score-plot rating-plot", role: "img", "aria-label": label,
+    "data-testid": "rating-plot" }, svg("title", {}, label));
+  let below = -Infinity; // the last label's baseline: labels of close ratings are set apart, not on top of each other
+  for (const b of [...bots].sort((p, q) => q.rating - p.rating)) {
+    const words = t("rt_bot_line", t(`lb_level_${b.name}`), b.rating);
+    root.append(svg("line", { x1: L, x2: W - R, y1: y(b.rating), y2: y(b.rating), class: "zero" }, svg("title", {}, words)));
+    below = Math.max(y(b.rating) - 3, below + 14);
+    root.append(svg("text", { x: W - R, y: below, class: "axis", "text-anchor": "end" }, words));
+  }
+  for (const v of new Set([lo, hi])) {
+    root.append(svg("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, String(v)));
+  }
+  root.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "line" }));
+  history.forEach((h, i) => {
+    const up = i === 0 || h.rating >= values[i - 1];
+    root.append(svg("circle", { cx: x(i), cy: y(h.rating), r: 4, class: up ? "point up" : "point down", "data-match": h.match_id },
+      svg("title", {}, t("rt_point", i + 1, h.match_id, h.rating))));
+  });
+  return root;
+}
+
+function ratingSection(r) {
+  const bots = (rated.bots || {})[r.family] || [];
+  return el("section", { class: "card stats-family", "data-family": r.family, "data-testid": `rating-${r.family}` },
+    el("h2", {}, `${t("rt_title")} · ${familyOf(r.family) ? familyName(r.family) : r.family}`),
+    el("dl", { class: "figures" },
+      figure("rt_rating", String(r.rating), "rating"),
+      figure("rt_matches", String(r.matches), "rated-matches")),
+    ratingPlot(r.history, bots),
+    el("p", {}, el("a", { href: `/leaderboard?family=${encodeURIComponent(r.family)}` }, t("leaderboard"))));
 }
 
 function figure(key, value, testid) {
@@ -113,6 +162,7 @@ function render() {
   document.getElementById("title").textContent = t("ps_title", name);
   const summary = document.getElementById("summary");
   const box = document.getElementById("families");
+  document.getElementById("ratings").replaceChildren(...(rated ? rated.ratings.map(ratingSection) : []));
   if (!report) {
     summary.textContent = "";
     box.replaceChildren(el("p", { "data-testid": "player-missing" }, failure ? errorText(failure) : t("ps_no_player")));
@@ -128,6 +178,11 @@ async function load() {
   } catch (e) {
     report = null;
     failure = /no finished matches/.test(e.message) ? "" : e.message;
+  }
+  try { // an account's ratings (by its name: ratings are public, ids are not)
+    rated = id && !id.startsWith("account-") ? null : await api(`/api/players/${encodeURIComponent(name)}/ratings`);
+  } catch {
+    rated = null; // the database failed: the statistics still show
   }
   render();
 }
