@@ -72,6 +72,7 @@ from .inputs import LobbyError, clean_name, player_id, room_bot
 from .limits import MAX_NAME_LEN, Limits
 from .listing import LobbyListing
 from .lobby import Lobby, MatchFactory, StoreLike
+from .ranked import ranked_routes
 from .ratings import rating_routes
 from .settlement import frames
 
@@ -848,6 +849,8 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
             if player is None:
                 await _refuse(websocket, "bad_token", "unknown token for this room", 4403)
                 return
+            if room.players[player].left:  # left a ranked match: the bot has the seat; they may watch
+                player = None
         elif hello.get("spectate") is not True:
             await _refuse(websocket, "bad_token", "hello needs a 'token', or 'spectate': true", 4401)
             return
@@ -903,6 +906,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         Route("/api/rooms/{room}/start", api(start, post=True, room=True), methods=["POST"]),
         *account_routes(lobby, address, api, _body),
         *rating_routes(lobby, api, page),
+        *ranked_routes(lobby, api, _body),
         Route("/internal/rooms/{room}", internal_room),
         Route("/internal/lobby", internal_lobby),
         Route("/api/lobby", api(lobby_list)),

@@ -109,6 +109,7 @@ class Player:
     errors: Bucket = field(default_factory=lambda: Bucket(ERROR_BURST, ERROR_RATE))
     away_since: float | None = None  # time.time() when the person's socket went away (None: here)
     timeouts: int = 0
+    left: bool = False  # left a ranked match: the bot plays the seat to the end (tjmj.web.ranked)
 
     @property
     def connected(self) -> bool:

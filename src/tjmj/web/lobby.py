@@ -60,6 +60,7 @@ class StoreLike(Protocol):
     def abandon_match(self, match_id: Any) -> Any: ...
     def discard_match(self, match_id: Any) -> Any: ...
     def mark_seen(self, match_id: Any) -> Any: ...
+    def mark_left(self, match_id: Any, seat: int) -> Any: ...
     def events(self, match_id: Any) -> list[dict[str, Any]]: ...
     def claim_matches(self) -> list[dict[str, Any]]: ...
     def claim_rooms(self) -> list[dict[str, Any]]: ...
@@ -338,6 +339,7 @@ class Lobby:
         if settings.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = settings["bot_speed"]
         room.private = settings.get("private") is True
+        room.ranked = settings.get("ranked") is True
         room.deal_salt = salt_of(settings)  # the commitment shown before the first deal still holds
         by_seat: dict[int, dict[str, Any]] = {}
         for i, sp in enumerate(rec.get("players") or []):  # stored by seat, each with its "seat"
@@ -389,6 +391,7 @@ class Lobby:
         if data.get("bot_speed") in BOT_SPEEDS:
             room.bot_speed = data["bot_speed"]
         room.private = data.get("private") is True
+        room.ranked = data.get("ranked") is True
         room.deal_salt = salt_of(data) or room.deal_salt
         for sp in data.get("players") or []:
             th = sp.get("token_hash")

@@ -31,6 +31,7 @@ from ..deal import commitment, deal_settings, new_salt
 from ..game import Action, IllegalAction, Match, visible_event
 from ..rules import Rules
 from ..wall import SEATS
+from . import ranked
 from .connection import Connection, Player, error
 from .errors import DatabaseLost, LeaseLost, transient
 from .hints import hint_available
@@ -61,6 +62,7 @@ class Room(HintsMixin):
         self.timer_s = timer_s
         self.bot_speed = "normal"  # the host's choice: how long bots wait before they act
         self.private = False  # the host's choice: kept out of the lobby's lists (joined or watched by code only)
+        self.ranked = False  # made by the ranked queue: rated when it ends; leaving counts last (tjmj.web.ranked)
         # 62 bits: the seed determines every hand and the wall, so it must not be guessable from the
         # public dice (a 31-bit seed could be searched); the store keeps seeds as signed 64-bit
         self.seed = secrets.randbelow(2**62) if seed is None else seed
@@ -130,7 +132,7 @@ class Room(HintsMixin):
     def settings(self) -> dict[str, Any]:
         """What the store keeps of the room besides the match: restored after a restart."""
         return {"bots": self.bot_kind, "timer_s": self.timer_s, "bot_speed": self.bot_speed, "private": self.private,
-                **deal_settings(self.seed, self.deal_salt)}
+                "ranked": self.ranked, **deal_settings(self.seed, self.deal_salt)}
 
     def waiting_data(self) -> dict[str, Any]:
         """A waiting room as the store keeps it (token hashes, never tokens)."""
@@ -158,6 +160,7 @@ class Room(HintsMixin):
             "timer_s": self.timer_s,
             "bot_speed": self.bot_speed,
             "private": self.private,
+            "ranked": self.ranked,
             "deal_commitment": commitment(self.seed, self.deal_salt) if self.deal_salt else None,
             "match_id": self.match_id,
             "hand_number": self.match.hand_number if self.match else 0,
@@ -367,11 +370,28 @@ class Room(HintsMixin):
             self._on_speed(conn, msg)
         elif t == "private":
             self._on_private(conn, msg)
+        elif t == "leave":
+            self._on_leave(conn)
         elif t == "hello":
             conn.send(error("already connected: hello is only the first message", "bad_request"))
         else:
-            conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, speed, private, sync, "
-                            "ping"))
+            conn.send(error(f"unknown message type {t[:20]!r}; types are action, hint, next, speed, private, leave, "
+                            "sync, ping"))
+
+    def _on_leave(self, conn: Connection) -> None:
+        """A person leaves a ranked match (中途退出): the bot plays their seat to the end and it
+        counts as last place (stored at once); their socket is closed, and a return only watches."""
+        if conn.player is None or not self.ranked or self.status != "playing" or self.match is None:
+            conn.send(error("leaving is for a seat of a ranked match in progress; close the page to step away",
+                            "forbidden"))
+            return
+        p, seat = self.players[conn.player], self.seat_of(conn.player)
+        p.left, p.bot = True, ranked.RANKED_BOT
+        lb = self.lobby
+        self.spawn(lb.quietly(lb.store.mark_left, self.match_id, seat, what=f"room {self.id}: seat {seat} left"),
+                   "left")
+        conn.send(error("you left this ranked match: it counts as last place, and a bot plays your seat", "left"))
+        self.detach(conn)
 
     def _on_next(self, conn: Connection) -> None:
         if conn.player is None:
@@ -651,8 +671,7 @@ class Room(HintsMixin):
         self.saving = False
         self.notice = None
         if m.is_over:  # the record is complete (end_game stored); if this fails, the next start-up finishes it
-            self.spawn(lb.quietly(lb.store.finish_match, self.match_id, list(m.scores),
-                                  what=f"room {self.id}: finishing match {self.match_id}"), "finish")
+            self.spawn(ranked.finish(self, list(m.scores)), "finish")  # rated when ranked
         settlement = self._settlement(hand_events)
         self.last_settlement = settlement
         if m.is_over:

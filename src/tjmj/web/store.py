@@ -73,6 +73,7 @@ from .store_engine import (  # noqa: F401
     upgrade,
 )
 from .store_nodes import NODE_TIMEOUT, NodesMixin
+from .store_ranked import RankedMixin
 from .store_ratings import RatingsMixin
 from .store_schema import (  # noqa: F401
     _INT64,
@@ -91,6 +92,7 @@ from .store_schema import (  # noqa: F401
     match_players_table,
     matches_table,
     metadata,
+    ranked_queue_table,
     rooms_table,
 )
 from .store_values import (  # noqa: F401
@@ -180,7 +182,7 @@ def _forget_lost(held: dict[_K, int], before: dict[_K, int], owned: dict[_K, int
 # ---- the store ----------------------------------------------------------------------------
 
 
-class Store(NodesMixin, AccountsMixin, RatingsMixin):
+class Store(NodesMixin, AccountsMixin, RatingsMixin, RankedMixin):
     """Matches, their events and the waiting rooms in a SQL database; safe to share between the
     threads of one process, and between processes (servers) through leases.
 

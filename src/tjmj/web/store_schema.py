@@ -247,3 +247,28 @@ rating_history_table = sa.Table(
     sa.Column("at", UTCDateTime, nullable=False),
     sa.Index(None, PLAYER_ID, "family", "id"),
 )
+
+# ---- the ranked queue (docs/web.md, "Ranked play") -----------------------------------------
+
+# A signed-in player waiting for a ranked table (排位), one row an account.  ``room`` is NULL while
+# waiting, "" while a process seats the four it matched, then the room's code with the seat's
+# ``token`` (the bearer of the seat, handed to that account's own session only; the row goes when
+# the account queues again or leaves, or an hour after).
+ranked_queue_table = sa.Table(
+    "ranked_queue",
+    metadata,
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+              autoincrement=False),
+    sa.Column(PLAYER_ID, sa.String(MAX_PLAYER_ID), nullable=False),
+    sa.Column("name", sa.String(MAX_NAME), nullable=False),
+    sa.Column("family", sa.String(MAX_TYPE), nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("joined_at", UTCDateTime, nullable=False),
+    sa.Column("seen_at", UTCDateTime, nullable=False),
+    sa.Column("room", sa.String(MAX_ROOM), nullable=True),
+    sa.Column("token", sa.String(64), nullable=True),
+    sa.Column("player", sa.Integer, nullable=True),  # the seat's place in the room (its host is 0)
+    sa.Column("matched_at", UTCDateTime, nullable=True),
+    sa.Index(None, "family", "hands"),
+)

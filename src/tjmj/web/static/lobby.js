@@ -3,6 +3,7 @@ import { applyI18n, langToggle, t, tn } from "./i18n.js";
 import { familyName, familyOf, presetName, presetText } from "./family.js";
 import { api, el, errorText, playerId, playerUrl, saveName, saveSeat, savedName, tileImg, toast } from "./render.js";
 import { accountCall, accountError, authForm, whoAmI } from "./auth.js";
+import { renderRanked } from "./ranked.js";
 
 const nameInput = document.getElementById("name");
 nameInput.value = savedName();
@@ -266,6 +267,8 @@ function renderAccount() {
   nameInput.readOnly = !!account; // the server plays an account under its own name whatever is sent
   if (account) nameInput.value = account.name;
   myStatsLink();
+  // ranked play is for accounts; its families are the quick game's (filled in by the server)
+  renderRanked(account, [...document.getElementById("quick_family").options].map((o) => [o.value, o.textContent]));
 }
 
 function signedIn(me) {

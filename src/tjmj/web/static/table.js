@@ -67,6 +67,9 @@ function initSettings() {
     localStorage.setItem(SETTINGS.sound, $("sound").checked ? "1" : "0");
     applySettings();
   });
+  $("leave-ranked").addEventListener("click", () => {
+    if (confirm(t("ranked_leave_confirm"))) send({ type: "leave" }); // the server hands the seat to a bot
+  });
   $("bot-speed").addEventListener("change", () => send({ type: "speed", speed: $("bot-speed").value }));
   applySettings();
 }
@@ -237,6 +240,7 @@ function onMessage(msg) {
       if (msg.code === "no_room") { closedForGood = true; showMissing(); return; }
       if (msg.code === "not_paused") return; // "next hand" pressed after the pause ended on its own
       if (msg.code === "replaced") return; // the close that follows says it
+      if (msg.code === "left") { dropSeat(room); seat = null; } // left a ranked match: from now on, watching
       toast(msg.message);
       break;
     default:
@@ -329,7 +333,9 @@ function render() {
   $("waiting").hidden = !!playing;
   $("table").hidden = !playing;
   $("scores").hidden = !playing;
-  $("bot-speed").disabled = !(seat && seat.player === 0); // the host sets the bots' pace for the room
+  $("bot-speed").disabled = !(seat && seat.player === 0) || !!(info && info.ranked); // the host sets the bots' pace for the room
+  $("ranked-badge").hidden = !(info && info.ranked); // a ranked match: rated, and leaving counts last
+  $("leave-ranked").hidden = !(info && info.ranked && seat && info.status === "playing");
   if (info && info.bot_speed) $("bot-speed").value = info.bot_speed;
   if (state && state.bot_speed) $("bot-speed").value = state.bot_speed;
   if (state && state.notice) showNotice(state.notice);
