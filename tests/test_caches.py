@@ -26,7 +26,7 @@ MAX_ENTRIES = 1 << 14
 FIXED = {
     "elements_of", "combination_name", "_codes", "wild_kinds", "_group", "_pack_group",
     "chow_fans", "pung_fans", "_most_combinations", "resolve", "value_of", "name_of", "_face", "sprite",
-    "_sprite",
+    "_sprite", "bot_ratings",  # bot_ratings: no arguments, the shipped file read once
 }
 # memos with no maxsize that their one caller empties at a size (tested below)
 EMPTIED_BY_CALLER = {"tjmj._tables._min_wilds"}
