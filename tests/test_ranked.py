@@ -180,7 +180,7 @@ def test_two_claims_at_once_never_seat_one_player_twice_on_postgresql() -> None:
 @pytest.fixture
 def app_store(tmp_path: Path) -> Iterator[tuple[Any, Store]]:
     store = Store(f"sqlite:///{tmp_path / 'web.sqlite3'}")
-    app = create_app(store, limits=LOOSE, bot_delay=0, next_delay=0, timer=5)
+    app = create_app(store, limits=LOOSE, bot_delay=0, next_delay=0, timer=2)
     yield app, store
     store.close()
 
@@ -249,7 +249,7 @@ def test_four_in_the_queue_land_at_one_ranked_table_each_with_their_own_seat(app
         info = c.get(f"/api/rooms/{room}").json()
         assert info["ranked"] is True and info["status"] == "playing" and info["bots"] == ranked.RANKED_BOT
         assert sorted(p["name"] for p in info["players"]) == names and not any(p["bot"] for p in info["players"])
-        assert info["timer_s"] == 5  # the server's timer (else RANKED_TIMER): nobody stalls a ranked table
+        assert info["timer_s"] == 2  # the server's timer (else RANKED_TIMER): nobody stalls a ranked table
         pid = _as(c, cookies[0]).get("/api/account/me").json()["player_id"]
         with store.engine.connect() as conn:  # seated as the accounts (public reads leave ids out)
             ids = conn.execute(sa.text("SELECT player_id FROM match_players WHERE match_id = :m"),
