@@ -142,6 +142,11 @@ def test_a_guest_is_marked_for_everyone_and_an_account_is_not(browser: Browser, 
             expect(g.locator("#waiting li", has_text="Gus").locator("[data-testid=guest]")).to_have_text("guest")
 
             _sign_up(a, base, "Ann", "ann's password")
+            a.goto(f"{base}/table/{code}?lang=en")  # the table's own join form: the account's name, read-only
+            name_box = a.locator("#waiting .joinform input")
+            expect(name_box).to_have_value("Ann")
+            expect(name_box).to_have_attribute("readonly", "")
+            _lobby(a, base)
             a.fill("#join input[name=code]", code)
             a.locator("#join button[type=submit]").click()
             expect(a).to_have_url(f"{base}/table/{code}")

@@ -9,6 +9,7 @@ import {
 import { DEFAULT_FAMILY, capsOf, familyName, presetName } from "./family.js";
 import { sound } from "./sound.js";
 import { WINS } from "./wins.js";
+import { whoAmI } from "./auth.js";
 
 const room = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -23,6 +24,8 @@ if (location.hash.includes("token=")) {
 
 let ws = null;
 let seat = loadSeat(room); // {token, player} or null
+let account = null; // the signed-in account (GET /api/account/me), or null: a guest
+whoAmI().then((me) => { account = me; if (me && info && info.status === "waiting") render(); });
 let info = null; // the last "room" message
 let state = null; // the last "state" message
 let hints = null; // the last "hint" message
@@ -402,7 +405,9 @@ function renderWaiting() {
   } else if (seat) {
     parts.push(el("p", { class: "muted" }, t("host_starts")));
   } else if (info.players.length < 4) {
-    const input = el("input", { maxlength: "20", value: savedName(), placeholder: t("your_name"), "aria-label": t("your_name") });
+    // signed in, the server seats the account's name whatever is typed: show it, read-only
+    const input = el("input", { maxlength: "20", value: account ? account.name : savedName(), placeholder: t("your_name"),
+      "aria-label": t("your_name"), readonly: account ? "" : null });
     parts.push(el("form", {
       class: "joinform",
       onsubmit: (e) => { e.preventDefault(); joinRoom(input.value); },
@@ -438,7 +443,7 @@ async function startMatch() {
 
 async function joinRoom(name) {
   name = (name || "").trim();
-  if (name) saveName(name);
+  if (name && !account) saveName(name); // a guest's name is remembered; an account's is the server's
   try {
     const d = await api(`/api/rooms/${room}/join`, { name: name || undefined, player_id: playerId() });
     seat = { token: d.token, player: d.player };
