@@ -294,7 +294,7 @@ def test_leaving_a_ranked_match_hands_the_seat_to_a_bot_and_is_stored(app_store:
 def test_leaving_is_only_for_ranked_matches(app_store: tuple[Any, Store]) -> None:
     app, _ = app_store
     with TestClient(app) as c:
-        d = c.post("/api/quick", json={"name": "Zed", "match_hands": 1}).json()
+        d = c.post("/api/quick", json={"name": "Zed", "match_hands": 1, "timer_s": None}).json()
         with seat_ws(c, d["room"], d["token"]) as ws:
             recv_until(ws, lambda m: m["type"] == "state")
             ws.send_json({"type": "leave"})
