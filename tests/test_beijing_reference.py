@@ -13,6 +13,7 @@ from typing import cast
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
+from tests.test_reference import PROPERTY_SHARE
 from tjmj.families.beijing.elements import WinContext
 from tjmj.families.beijing.reference import reference_complete
 from tjmj.families.beijing.rules import BEIJING, BEIJING_A, BeijingRules
@@ -40,7 +41,8 @@ _SEQ_STARTS = [s * 9 + p for s in range(3) for p in range(7)]
 
 
 def props(n: int) -> settings:
-    return settings(max_examples=n, deadline=None,
+    """``n`` examples at full strength, of which ``PROPERTY_SHARE`` are drawn (tests/test_reference.py)."""
+    return settings(max_examples=max(50, round(n * PROPERTY_SHARE)), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -4,6 +4,7 @@ flags (R5.1, R5.2) for random, dragon, 捉伍儿, terminal, 素本 and 1/3-wild-
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -26,10 +27,17 @@ WK3 = Rules.preset("classic", wild_kinds=3)
 YIYOU3 = Rules.preset("yiyou", wild_kinds=3)
 
 
+# the share of each property's examples a run draws: 0.6 keeps CI within its 15 minutes (these
+# two files were a fifth of the suite's time); TJMJ_PROPERTY_SHARE=1 runs every example
+PROPERTY_SHARE = float(os.environ.get("TJMJ_PROPERTY_SHARE", "0.6"))
+
+
 def props(n: int) -> settings:
-    """Hypothesis settings for one property: ``n`` examples, no per-example deadline."""
+    """Hypothesis settings for one property: ``n`` examples at full strength (``PROPERTY_SHARE`` of
+    them drawn), no per-example deadline."""
     return settings(
-        max_examples=n, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+        max_examples=max(50, round(n * PROPERTY_SHARE)), deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
     )
 
 
