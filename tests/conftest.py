@@ -33,3 +33,16 @@ def postgres_lock() -> Iterator[None]:
     with open(Path(tempfile.gettempdir()) / "tjmj-test-postgres.lock", "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)  # released when the file is closed
         yield
+
+
+# The files that take longest (CI's timings, 2026-12-07), collected first: pytest-xdist's
+# --dist loadfile hands out files in collection order to whichever process is free, so starting
+# the long ones first keeps one from running alone at the end while the other processes idle.
+LONG_FIRST = ("test_strong_bot", "test_reference", "test_beijing_bots", "test_expert_bot", "test_docs",
+              "test_reliability", "test_cluster", "test_table_issue34", "test_mcr_bots", "test_beijing_reference",
+              "test_e2e", "test_ray", "test_e2e_whole_match", "test_store")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(LONG_FIRST)))  # stable: file order kept otherwise
