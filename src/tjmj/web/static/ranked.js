@@ -2,21 +2,11 @@
 // family and a match length and queues (POST /api/ranked); the page asks every second how many wait
 // and whether a table was made (GET /api/ranked), and goes to it with the seat the server handed out.
 import { t, tn } from "./i18n.js";
-import { el, errorText, saveSeat, toast } from "./render.js";
+import { api, el, errorText, saveSeat, toast } from "./render.js";
 
 const HANDS = [4, 8, 16]; // tjmj.web.ranked.RANKED_HANDS
 const $ = (id) => document.getElementById(id);
 let timer = null;
-
-async function call(path, body) {
-  const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body) };
-  const r = await fetch(path, opts);
-  let data = null;
-  try { data = await r.json(); } catch { data = null; }
-  if (!r.ok) throw new Error((data && data.error) || `${r.status} ${r.statusText}`);
-  return data;
-}
 
 function show(d) {
   const waiting = d.state === "waiting" || d.state === "seating";
@@ -43,7 +33,7 @@ function show(d) {
 function stop() { if (timer) { clearInterval(timer); timer = null; } }
 
 async function poll() {
-  try { show(await call("/api/ranked")); } catch (e) { stop(); $("ranked-status").textContent = errorText(e.message); }
+  try { show(await api("/api/ranked")); } catch (e) { stop(); $("ranked-status").textContent = errorText(e.message); }
 }
 
 // Fills the card's choices (again after a language change) and shows it when someone is signed in.
@@ -64,7 +54,7 @@ export function renderRanked(account, families) {
 $("ranked-go").addEventListener("click", async (e) => {
   e.target.disabled = true;
   try {
-    show(await call("/api/ranked", { family: $("ranked_family").value, match_hands: Number($("ranked_hands").value) }));
+    show(await api("/api/ranked", { family: $("ranked_family").value, match_hands: Number($("ranked_hands").value) }));
     $("ranked-leave").focus();
   } catch (err) {
     toast(errorText(err.message));
@@ -75,7 +65,7 @@ $("ranked-go").addEventListener("click", async (e) => {
 
 $("ranked-leave").addEventListener("click", async () => {
   try {
-    show(await call("/api/ranked/leave", {}));
+    show(await api("/api/ranked/leave", {}));
     $("ranked-go").focus();
   } catch (err) {
     toast(errorText(err.message));
