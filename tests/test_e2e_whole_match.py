@@ -134,9 +134,9 @@ def test_a_whole_match_by_keyboard_alone(server: str, browser: Browser, family: 
             if page.locator("#overlay").is_visible():
                 page.wait_for_timeout(100)
                 continue
-            buttons = page.locator("#myhand button[data-action]")
-            shortcuts = [buttons.nth(i).get_attribute("aria-keyshortcuts") for i in range(buttons.count())]
-            shortcuts = [k for k in shortcuts if k]
+            # read in one DOM call: the buttons may be redrawn between a count and a read of each
+            shortcuts = page.locator("#myhand button[data-action]").evaluate_all(
+                "els => els.map(e => e.getAttribute('aria-keyshortcuts')).filter(k => k)")
             if shortcuts:
                 page.keyboard.press("W" if "W" in shortcuts else "X" if "X" in shortcuts else shortcuts[0])
                 keys += 1

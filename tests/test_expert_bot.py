@@ -288,11 +288,11 @@ def test_own_strong_plays_the_searching_seat_as_strong() -> None:
 
 
 def test_beats_three_baselines_in_a_fixed_tournament(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A duplicate tournament (classic, 200 hands, every deal played from every seat) with a small
-    search (2 rounds a decision): the 95% interval of the expert's points per hand lies above 0.  The
-    tournament reports its decision times."""
+    """A duplicate tournament (classic, 120 hands, every deal played from every seat) with a small
+    search (2 rounds a decision): the 95% interval of the expert's points per hand lies above 0 (here
+    0.77 to 4.02; docs/bots.md has the 200-hand run).  The tournament reports its decision times."""
     monkeypatch.setitem(BOTS, "expert", lambda: ExpertBot(rollouts=2, min_rounds=2))
-    r = tournament(["expert", "baseline", "baseline", "baseline"], hands=200, seed=1, workers=1, match_hands=4)
+    r = tournament(["expert", "baseline", "baseline", "baseline"], hands=120, seed=1, workers=1, match_hands=4)
     d = r.to_dict()["results"]["expert"]
     assert d["ci95"][0] > 0, d
     ms = d["decision_ms"]
