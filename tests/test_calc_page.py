@@ -152,8 +152,8 @@ def test_a_bad_hand_shows_the_servers_one_line_error(context: BrowserContext, se
 
 def test_offline_the_page_opens_and_says_scoring_needs_the_server(context: BrowserContext, server: str) -> None:
     page = open_calc(context, server)
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null || true")
+    scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")  # registered, installed, active
+    assert scope == f"{server}/"
     page.reload()  # now controlled by the worker, its cache filled on install
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     context.set_offline(True)

@@ -101,8 +101,13 @@ function drawPicked() {
     tileButton(x, remove(tileWords(x)), () => { state.flowers.splice(i, 1); update(); })));
   document.getElementById("indicator-row").hidden = !takes("indicator");
   document.getElementById("flowers-row").hidden = !takes("flowers");
+  document.getElementById("indicator-label").textContent = indicatorWord();
+}
+
+// the family's word for the indicator (Tianjin 翻混, Beijing 混坯: its CAPS.indicatorLabels)
+function indicatorWord() {
   const labels = capsOf(state.family).indicatorLabels;
-  document.getElementById("indicator-label").textContent = t(labels ? labels[0] : "indicator");
+  return t(labels ? labels[0] : "indicator");
 }
 
 function drawTargets() {
@@ -110,7 +115,7 @@ function drawTargets() {
   if (!targets.includes(state.target)) state.target = "hand";
   document.getElementById("targets").replaceChildren(...targets.map((k) =>
     el("button", { type: "button", class: "calc-target", "data-target": k, "aria-pressed": String(state.target === k),
-      onclick: () => { state.target = k; drawTargets(); } }, t(`calc_to_${k}`))));
+      onclick: () => { state.target = k; drawTargets(); } }, k === "indicator" ? indicatorWord() : t(`calc_to_${k}`))));
 }
 
 function drawPalette() {
@@ -218,13 +223,13 @@ function scoreEls(a) {
   if (a.reason) out.push(el("p", { class: "muted small" }, a.reason));
   const fans = a.fans || [];
   const names = a.names || [];
+  // the combination's name where it says more than the names listed (Tianjin's 双混儿捉伍儿本混儿龙)
+  if (a.name && a.name !== names.map((x) => x.chinese).join("、")) out.push(el("p", { class: "calc-combo" }, both(a.name, "")));
   if (names.length) {
     out.push(el("ul", { class: "calc-names", "data-testid": "calc-names" }, names.map((x, i) => {
       const f = fans[i];
       return el("li", { "data-code": x.code }, both(x.chinese, x.english), f ? el("span", { class: "num" }, ` ${f.fan * f.count}`) : null);
     })));
-  } else if (a.name) {
-    out.push(el("p", {}, both(a.name, "")));
   }
   const arr = arrangementEl(a.arrangement, [...new Set((a.arrangement?.groups || []).flatMap((g) => g.tiles.filter((_, i) => g.wild && g.wild[i])))]);
   if (arr) out.push(el("h2", { class: "small" }, t("arrangement")), arr);

@@ -542,7 +542,6 @@ const STRINGS = {
   calc_remove: ["去掉 {0}", "Remove {0}"],
   calc_to_hand: ["手牌", "Hand"],
   calc_to_win: ["和的牌", "Winning tile"],
-  calc_to_indicator: ["翻混", "Indicator"],
   calc_to_chi: ["吃", "Chi"],
   calc_to_pon: ["碰", "Pon"],
   calc_to_kong: ["明杠", "Kong"],
