@@ -92,6 +92,7 @@ def test_an_mcr_hand_tapped_in_scores_what_the_batch_scores(context: BrowserCont
         text = names.nth(i).inner_text()
         assert str(f["name"]) in text and str(f["en"]) in text and str(int(f["fan"]) * int(f["count"])) in text  # type: ignore[call-overload]
     expect(page.locator("[data-testid=calc-value]")).to_have_text(str(want["total"]))
+    expect(page.locator("[data-testid=calc-summary]")).to_have_text(f"A win · fan {want['total']}")  # at the top
     expect(page.locator(".arr .group")).to_have_count(len(want["arrangement"]["groups"]))  # type: ignore[index]
     expect(page.locator("[data-testid=calc-text]")).to_have_value("123456789m5p")
     # a tile is removed by tapping it, and the text follows
@@ -163,6 +164,7 @@ def test_offline_the_page_opens_and_says_scoring_needs_the_server(context: Brows
         target(page, "hand")
         tap_tiles(page, "123m678p999p234s4p")
         expect(page.locator("[data-testid=calc-offline]")).to_have_text("Scoring needs the server: you are offline")
+        expect(page.locator("[data-testid=calc-summary]")).to_have_text("Scoring needs the server: you are offline")
         expect(page.locator("[data-testid=calc-text]")).to_have_value("123m4678999p234s")  # kept, in order
     finally:
         context.set_offline(False)

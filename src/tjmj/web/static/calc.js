@@ -190,7 +190,7 @@ async function ask() {
   const result = document.getElementById("result");
   const req = request();
   const n = ++asked;
-  if (!req) { error.textContent = ""; result.replaceChildren(el("p", { class: "muted" }, t("calc_pick_more"))); return; }
+  if (!req) { error.textContent = ""; summary(null, null); result.replaceChildren(el("p", { class: "muted" }, t("calc_pick_more"))); return; }
   let answer;
   try {
     const r = await fetch(req[0], { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req[1]) });
@@ -198,17 +198,34 @@ async function ask() {
   } catch {
     if (n !== asked) return;
     error.textContent = "";
+    summary(null, null);
+    document.getElementById("summary").textContent = t("calc_offline"); // at the top too: below the palette it is out of sight
     result.replaceChildren(el("p", { class: "calc-offline", "data-testid": "calc-offline" }, t("calc_offline")));
     return;
   }
   if (n !== asked) return;
   if (answer.error) {
     error.textContent = answer.error; // the server's one line, as it says it
+    summary(null, null);
     result.replaceChildren();
     return;
   }
   error.textContent = "";
   result.replaceChildren(...(req[0] === "/api/waits" ? waitsEls(answer) : scoreEls(answer)));
+  summary(req[0] === "/api/waits" ? answer : null, req[0] === "/api/waits" ? null : answer);
+}
+
+// one line at the top (on a phone the full answer is below the palette): the verdict and value, or the waits
+function summary(waits, score) {
+  const line = document.getElementById("summary");
+  if (score) {
+    const value = score.total ?? score.value ?? score.fan ?? 0;
+    line.textContent = `${score.win ? t("calc_win") : t("calc_no_win")} · ${"value" in score ? t("calc_value") : t("calc_fan")} ${value}`;
+  } else if (waits) {
+    line.textContent = waits.waits && waits.waits.length
+      ? `${t("calc_waits")}: ${waits.waits.map((w) => tileWords(w.tile)).join(lang() === "zh" ? "、" : ", ")}`
+      : t("calc_not_ready", waits.shanten);
+  } else line.textContent = "";
 }
 
 function both(zh, en) {
