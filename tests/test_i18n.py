@@ -406,6 +406,15 @@ def collect(cache: dict[str, dict[str, tuple[list[list[str]], set[str]]]], serve
         expect(page.locator("main")).to_be_visible()
         got["lobby"] = (page.evaluate(TEXTS_JS), set())
         page.close()
+        page = s.new_page("/calc")  # the calculator with a scored hand: its names in both languages
+        page.locator("[data-testid=calc-text]").fill("123m678p999p234s4p")
+        page.locator("[data-target=indicator]").click()
+        page.locator("#palette button[data-tile='4p']").click()
+        page.locator("[data-target=win]").click()
+        page.locator("#palette button[data-tile='5m']").click()
+        expect(page.locator("[data-testid=calc-names] li").first).to_be_visible()
+        got["calc"] = (page.evaluate(TEXTS_JS), set())
+        page.close()
         page = s.turn()
         assert s.seat is not None
         extra = {*NAMES.values(), s.seat.room}  # the history lists both languages' matches
@@ -425,7 +434,7 @@ def collect(cache: dict[str, dict[str, tuple[list[list[str]], set[str]]]], serve
     return got
 
 
-PAGES = ["lobby", "table", "settlement", "history", "replay"]
+PAGES = ["lobby", "calc", "table", "settlement", "history", "replay"]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -77,3 +77,40 @@ def test_the_score_route_checks_its_request(client: TestClient) -> None:
     r = client.post("/api/score", content=b"{" + b" " * 20000 + b"}", headers={"Content-Type": "application/json"})
     assert r.status_code == 413
     assert client.get("/api/score").status_code == 405
+
+
+WAITS = [  # (the API's body, the same request as a command line)
+    ({"hand": "123m678p999p234s4p", "indicator": "4p"}, ["123m678p999p234s4p", "--indicator", "4p"]),
+    ({"hand": "123m46m789m123p55s", "indicator": "1z", "ruleset": "beijing", "dealer": True},
+     ["123m46m789m123p55s", "--indicator", "1z", "--rules", "beijing", "--dealer"]),
+    ({"hand": "123m456m789m5s", "melds": ["[777p]"], "ruleset": "mcr", "seat_wind": "1"},
+     ["123m456m789m5s", "--meld", "[777p]", "--rules", "mcr", "--seat-wind", "1"]),
+    ({"hand": "123m456m789m123p5s", "ruleset": "mcr", "indicator": "1z"},
+     ["123m456m789m123p5s", "--rules", "mcr", "--indicator", "1z"]),  # refused, as the command refuses it
+    ({"hand": "123m456m789m123p5", "indicator": "1z"}, ["123m456m789m123p5", "--indicator", "1z"]),
+]
+
+
+def test_the_waits_api_answers_what_tjmj_waits_json_answers(client: TestClient) -> None:
+    tjmj = str(Path(sys.executable).with_name("tjmj"))
+    for body, args in WAITS:
+        done = subprocess.run([tjmj, "waits", *args, "--json"], capture_output=True, check=False, cwd=ROOT)
+        r = client.post("/api/waits", content=orjson.dumps(body), headers={"Content-Type": "application/json"})
+        if done.returncode == 0:
+            assert r.status_code == 200 and r.json() == orjson.loads(done.stdout), body
+            assert r.json()["waits"], body
+        else:  # the command's one-line error, without Click's "Error: "
+            assert r.status_code == 400, body
+            assert done.stderr.decode().strip().splitlines()[-1] == f"Error: {r.json()['error']}", body
+    for bad, word in (([1], "object"), ({"hand": "1m", "draw": "1m"}, "draw"), ({"hand": 5}, "hand"),
+                      ({"hand": "1m", "melds": "[777m]"}, "melds"), ({"hand": "1m", "ruleset": "chess"}, "chess")):
+        r = client.post("/api/waits", content=orjson.dumps(bad), headers={"Content-Type": "application/json"})
+        assert r.status_code == 400 and word in r.json()["error"], bad
+    assert client.post("/api/waits", content=b"{}", headers={"Content-Type": "text/plain"}).status_code == 415
+
+
+def test_names_are_added_on_request_only(client: TestClient) -> None:
+    line = '{"hand": "1122m3344p5566s7z", "draw": "7z", "ruleset": "mcr", "self_drawn": true}'
+    plain = client.post("/api/score", content=line.encode(), headers={"Content-Type": "application/json"}).json()
+    named = client.post("/api/score?names=true", content=line.encode(), headers={"Content-Type": "application/json"}).json()
+    assert "names" not in plain and named.pop("names") and named == plain

@@ -27,6 +27,9 @@ rest to the calculator of the family of ``--rules`` (``Family.calculator``, the 
     :class:`InputError` or ``click.UsageError``) and print the answer.  A family without
     ``advise_cli`` (MCR) is answered by the default family's, which checks its inputs and then
     refuses the rules (:func:`family_rules`).
+``waits_json(request) -> dict``
+    What ``waits_cli`` prints with ``--json`` (the same checks, the same errors), as a dict: the web
+    calculator's ``POST /api/waits`` (:mod:`tjmj.web.calc`) answers it.
 """
 
 from __future__ import annotations

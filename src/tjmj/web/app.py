@@ -64,7 +64,7 @@ from ..record import ReplayError
 from ..rules import FAMILIES, PRESETS, Rules, RulesError
 from ..tiles import Flower, Tile
 from .accounts import account_routes, identity
-from .calc import score_routes
+from .calc import calc_page_routes, score_routes
 from .cluster import Cluster
 from .connection import Connection
 from .errors import StoreError
@@ -909,6 +909,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         *rating_routes(lobby, api, page),
         *ranked_routes(lobby, api, _body),
         *score_routes(api, _read_limited),
+        *calc_page_routes(),
         Route("/internal/rooms/{room}", internal_room),
         Route("/internal/lobby", internal_lobby),
         Route("/api/lobby", api(lobby_list)),

@@ -191,11 +191,15 @@ def score_cli(req: Request) -> None:
 
 
 def waits_cli(req: Request) -> None:
-    from ...cli.common import refuse_foreign
+    import click
+
+    from ...cli.common import _json_line, refuse_foreign
 
     refuse_foreign(req, FAMILY)
-    _waits_beijing(req.hand, req.indicator, req.melds, bool(req.options.get("dealer")), req.preset, req.sets,
-                   req.as_json)
+    got = _waits_beijing(req.hand, req.indicator, req.melds, bool(req.options.get("dealer")), req.preset, req.sets,
+                         req.as_json)
+    if got is not None:
+        click.echo(_json_line(got))
 
 
 def advise_cli(req: Request) -> None:
@@ -443,10 +447,9 @@ def _write_beijing_svg(r: BeijingResult, path: str) -> None:
 def _waits_beijing(
     hand: str, indicator: str | None, melds: Iterable[str], dealer: bool, preset: str | None,
     sets: Iterable[str], as_json: bool,
-) -> None:
-    import click
-
-    from ...cli.common import _json_line, family_rules
+) -> dict[str, Any] | None:
+    """The waits as a dict (``as_json``), or shown on the terminal (None)."""
+    from ...cli.common import family_rules
     from .advise import ready_waits, shanten_counts
 
     rules = family_rules(preset, sets, FAMILY)
@@ -456,11 +459,21 @@ def _waits_beijing(
     best = std if pairs is None else min(std, pairs)
     hunyou = h.wild is not None and _hunyou_ready(h)
     if as_json:
-        click.echo(_json_line({"ready": any(w.live > 0 for w in ws), "shanten": best, "shanten_standard": std,
-                               "shanten_pairs": pairs, "hunyou": hunyou,
-                               "waits": [w.to_dict() for w in ws if w.live > 0]}))
-    else:
-        _show_beijing_waits(h, ws, (std, pairs), hunyou)
+        return {"ready": any(w.live > 0 for w in ws), "shanten": best, "shanten_standard": std,
+                "shanten_pairs": pairs, "hunyou": hunyou, "waits": [w.to_dict() for w in ws if w.live > 0]}
+    _show_beijing_waits(h, ws, (std, pairs), hunyou)
+    return None
+
+
+def waits_json(req: Request) -> dict[str, Any]:
+    """What ``tjmj waits --json`` prints (and ``POST /api/waits`` answers) for ``req``."""
+    from ...cli.common import refuse_foreign
+
+    refuse_foreign(req, FAMILY)
+    got = _waits_beijing(req.hand, req.indicator, req.melds, bool(req.options.get("dealer")), req.preset, req.sets,
+                         True)
+    assert got is not None
+    return got
 
 
 def _hunyou_ready(h: BeijingHand) -> bool:

@@ -345,8 +345,24 @@ def score_cli(req: Request) -> None:
 def waits_cli(req: Request) -> None:
     given = ["--indicator"] if req.indicator else []
     _not_for_mcr(given + [o for _, theirs in req.foreign(FAMILY) for o in theirs])
-    _waits_mcr(req.hand, req.melds, req.preset, req.sets, req.options.get("seat_wind"),
-               req.options.get("prevalent_wind"), req.as_json)
+    import click
+
+    from ...cli.common import _json_line
+
+    got = _waits_mcr(req.hand, req.melds, req.preset, req.sets, req.options.get("seat_wind"),
+                     req.options.get("prevalent_wind"), req.as_json)
+    if got is not None:
+        click.echo(_json_line(got))
+
+
+def waits_json(req: Request) -> dict[str, Any]:
+    """What ``tjmj waits --json`` prints (and ``POST /api/waits`` answers) for ``req``."""
+    given = ["--indicator"] if req.indicator else []
+    _not_for_mcr(given + [o for _, theirs in req.foreign(FAMILY) for o in theirs])
+    got = _waits_mcr(req.hand, req.melds, req.preset, req.sets, req.options.get("seat_wind"),
+                     req.options.get("prevalent_wind"), True)
+    assert got is not None
+    return got
 
 
 def _wind(text: str | None, option: str) -> int:
@@ -503,10 +519,9 @@ def _show_mcr_score(r: McrResult, rows: list[tuple[str, str]], min_fan: int) -> 
 
 
 def _waits_mcr(hand: str, melds_text: Iterable[str], preset: str | None, sets: Iterable[str], seat_text: str | None,
-               prevalent_text: str | None, as_json: bool) -> None:
-    import click
-
-    from ...cli.common import InputError, _json_line, family_rules
+               prevalent_text: str | None, as_json: bool) -> dict[str, Any] | None:
+    """The waits as a dict (``as_json``), or shown on the terminal (None)."""
+    from ...cli.common import InputError, family_rules
     from .score import InvalidMcrHand
     from .waits import mcr_waits
 
@@ -519,9 +534,9 @@ def _waits_mcr(hand: str, melds_text: Iterable[str], preset: str | None, sets: I
     except (TileError, InvalidMcrHand) as e:
         raise InputError(str(e)) from None
     if as_json:
-        click.echo(_json_line(ws.to_dict()))
-    else:
-        _show_mcr_waits(_mcr_rows(tiles, None, melds, _mcr_situation_text(seat, prevalent), rules), ws)
+        return ws.to_dict()
+    _show_mcr_waits(_mcr_rows(tiles, None, melds, _mcr_situation_text(seat, prevalent), rules), ws)
+    return None
 
 
 _SHAPE_NAMES = {"standard": "standard", "seven_pairs": "seven pairs", "thirteen_orphans": "thirteen orphans",

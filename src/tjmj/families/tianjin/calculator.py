@@ -203,10 +203,8 @@ def score_cli(req: Request) -> None:
         _write_svg(r, req.svg_path)
 
 
-def waits_cli(req: Request) -> None:
-    import click
-
-    from ...cli.common import _json_line, family_rules, refuse_foreign
+def _waits(req: Request) -> tuple[HandInput, Waits]:
+    from ...cli.common import family_rules, refuse_foreign
     from .waits import waits_of
 
     refuse_foreign(req, FAMILY, _DEALER_WHY, reverse=True)  # another family's seat winds first, as always
@@ -214,7 +212,20 @@ def waits_cli(req: Request) -> None:
         raise _missing_indicator()
     rules = family_rules(req.preset, req.sets, FAMILY)
     h = _prepare(req.hand, None, req.indicator, req.melds, rules)
-    ws = waits_of(h)
+    return h, waits_of(h)
+
+
+def waits_json(req: Request) -> dict[str, Any]:
+    """What ``tjmj waits --json`` prints (and ``POST /api/waits`` answers) for ``req``."""
+    return _waits(req)[1].to_dict()
+
+
+def waits_cli(req: Request) -> None:
+    import click
+
+    from ...cli.common import _json_line
+
+    h, ws = _waits(req)
     if req.as_json:
         click.echo(_json_line(ws.to_dict()))
     else:
