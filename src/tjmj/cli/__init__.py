@@ -39,6 +39,7 @@ _COMMANDS = {
     "advise": "advise",
     "play": "play",
     "replay": "replay",
+    "review": "review",
     "serve": "serve",
     "simulate": "simulate",
     "stats": "stats",
