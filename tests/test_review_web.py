@@ -23,9 +23,12 @@ from typing import Any
 
 import orjson
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, expect
 from starlette.testclient import TestClient
 
 from tests.test_web import LOOSE
+from tests.ui_helpers import VIEWPORTS, serving
 from tjmj.review import review
 from tjmj.rules import Rules
 from tjmj.simulate import play_match
@@ -63,6 +66,12 @@ def events() -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
+def want(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """Player 0's review as the CLI computes it (the same fixed number of worlds as the API's)."""
+    return review(events, 0, rounds=ROUNDS, seed=0).to_dict()
+
+
+@pytest.fixture(scope="module")
 def stored(tmp_path_factory: pytest.TempPathFactory, events: list[dict[str, Any]]) -> Iterator[tuple[Store, int, int]]:
     """The store: a finished match and one still being played (their ids)."""
     store = Store(f"sqlite:///{tmp_path_factory.mktemp('review') / 'review.sqlite3'}")
@@ -82,7 +91,7 @@ def _lines(body: bytes) -> list[dict[str, Any]]:
 
 
 def test_the_api_streams_progress_then_the_review_and_caches_it(
-        stored: tuple[Store, int, int], events: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+        stored: tuple[Store, int, int], want: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     store, done, _ = stored
     with TestClient(create_app(store, bot_delay=0, limits=LOOSE)) as client:
         r = client.get(f"/api/matches/{done}/review?seat=0")
@@ -93,7 +102,6 @@ def test_the_api_streams_progress_then_the_review_and_caches_it(
         total = progress[0]["total"]
         assert [x["done"] for x in progress] == list(range(total + 1))
         assert last["type"] == "review"
-        want = review(events, 0, rounds=ROUNDS, seed=0).to_dict()
         got = {k: v for k, v in last.items() if k != "type"}
         for k in ("seat", "name", "family", "agreement", "loss", "mistakes", "by_kind", "hands", "curve"):
             assert got[k] == want[k], k
@@ -134,3 +142,51 @@ def test_unknown_and_playing_matches_are_refused(stored: tuple[Store, int, int])
             assert r.status_code == 404 and "error" in r.json(), path
         r = client.get(f"/api/matches/{playing}/review?seat=1")
         assert r.status_code == 409 and "still being played" in r.json()["error"]
+
+
+PHONE = VIEWPORTS[1]  # 390×844, touch: targets of 40 px at least
+
+
+def test_the_replay_reviews_a_seat_and_jumps_to_its_mistakes(
+        browser: Browser, stored: tuple[Store, int, int], want: dict[str, Any]) -> None:
+    store, done, _ = stored
+    first = next(d for d in want["decisions"] if d["mistake"])
+    with serving(create_app(store, bot_delay=0, rate_limit=(1000, 1000.0), limits=LOOSE)) as base:
+        ctx = PHONE.context(browser, locale="en-US")
+        ctx.set_default_timeout(10_000)
+        try:
+            page = ctx.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{base}/replay/{done}")
+            page.get_by_role("button", name="Review", exact=True).click()
+            seats = page.locator(".rv-seats button")
+            expect(seats).to_have_count(4)
+            page.locator('.rv-seats button[data-seat="0"]').click()
+            summary = page.locator("[data-testid=review-summary]")
+            expect(summary).to_be_visible(timeout=30_000)
+            expect(page.locator("[data-testid=review-agreement]")).to_have_text(f"{round(want['agreement'] * 1000) / 10}%")
+            curve = page.locator("[data-testid=review-curve]")
+            assert curve.get_attribute("role") == "img" and "hand 1" in (curve.get_attribute("aria-label") or "")
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE.width
+            problems = [f"{v['id']} ({v['impact']})" for v in Axe().run(page).response["violations"]
+                        if v["impact"] in ("serious", "critical")]
+            assert not problems, problems
+
+            page.locator("#closeside").click()
+            before = page.locator("#stepinfo").text_content()
+            nxt = page.get_by_role("button", name="Next mistake")
+            for target in (nxt, page.get_by_role("button", name="Previous mistake"), page.locator("#reviewbtn")):
+                box = target.bounding_box()
+                assert box and box["width"] >= 40 and box["height"] >= 40, box
+            nxt.click()
+            expect(page.locator("[data-testid=review-why]").first).to_have_text(first["why"])
+            expect(page.locator("[data-testid=review-decision]").first).to_contain_text("✗")
+            assert page.locator("#stepinfo").text_content() != before
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE.width
+            problems = [f"{v['id']} ({v['impact']})" for v in Axe().run(page).response["violations"]
+                        if v["impact"] in ("serious", "critical")]
+            assert not problems, problems
+            assert not errors, errors
+        finally:
+            ctx.close()
