@@ -6,7 +6,8 @@ replay viewer's Review panel.
   worlds per decision: ``REVIEW_ROUNDS``, so both are the same search); a second request is
   answered from the cache (one line, no progress), and a review of a cached seat does not search
   again.  Refusals are one-line JSON errors: a seat that is not one ASCII digit 0–3 → 400, an
-  unknown match → 404, a match still playing or with nothing stored → 409.
+  unknown match → 404, a match still playing or with nothing stored → 409.  Two reviews asked at
+  once never run together: the second's first line says it is queued.
 * Each replay frame carries ``event``: the index of its first event in the match's events.
 * In Chromium at 390×844: the replay of a finished match, Review → the seat chooser → the summary
   (agreement, the curve as an SVG image); "next mistake" moves the replay to the mistake's step
@@ -18,9 +19,12 @@ stored as the server stores a match.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import orjson
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -190,3 +194,50 @@ def test_the_replay_reviews_a_seat_and_jumps_to_its_mistakes(
             assert not errors, errors
         finally:
             ctx.close()
+
+
+
+def test_reviews_run_one_at_a_time_and_the_others_queue(
+        stored: tuple[Store, int, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two reviews asked at once: the second says it waits ("queued"), and they never run together."""
+    store, done, _ = stored
+    release = threading.Event()
+    running: list[int] = []
+    most = [0]
+
+    class Fake:
+        def to_dict(self) -> dict[str, Any]:
+            return {"seat": 9, "decisions": []}
+
+    def fake(events: Any, seat: int, **kw: Any) -> Fake:  # a review that runs until released
+        running.append(seat)
+        most[0] = max(most[0], len(running))
+        kw["progress"](0, 1)
+        release.wait(10)
+        running.remove(seat)
+        return Fake()
+
+    def until(cond: Callable[[], bool]) -> None:
+        end = time.monotonic() + 10
+        while not cond():
+            assert time.monotonic() < end
+            time.sleep(0.02)
+
+    monkeypatch.setattr(web_review, "review", fake)
+    got: dict[int, list[dict[str, Any]]] = {2: [], 3: []}
+    app = create_app(store, bot_delay=0, rate_limit=(1000, 1000.0), limits=LOOSE)
+    with serving(app) as base, httpx.Client(base_url=base, timeout=15) as client:
+        def ask(seat: int) -> None:
+            with client.stream("GET", f"/api/matches/{done}/review?seat={seat}") as r:
+                got[seat].extend(orjson.loads(line) for line in r.iter_lines() if line)
+
+        threads = [threading.Thread(target=ask, args=(seat,)) for seat in (2, 3)]
+        threads[0].start()
+        until(lambda: bool(running))
+        threads[1].start()
+        until(lambda: bool(got[3]))
+        release.set()
+        for th in threads:
+            th.join(15)
+    assert got[3][0] == {"type": "progress", "done": 0, "total": 0, "queued": 1}
+    assert got[2][-1]["type"] == got[3][-1]["type"] == "review" and most[0] == 1
