@@ -75,6 +75,7 @@ from .listing import LobbyListing
 from .lobby import Lobby, MatchFactory, StoreLike
 from .ranked import ranked_routes
 from .ratings import rating_routes
+from .review import review_routes
 from .settlement import frames
 
 __all__ = ["SECURITY_HEADERS", "create_app"]
@@ -910,6 +911,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         *ranked_routes(lobby, api, _body),
         *score_routes(api, _read_limited),
         *calc_page_routes(),
+        *review_routes(api, stored_match, lobby),
         Route("/internal/rooms/{room}", internal_room),
         Route("/internal/lobby", internal_lobby),
         Route("/api/lobby", api(lobby_list)),

@@ -52,12 +52,16 @@ WINDS_CN = ("东", "南", "西", "北")
 
 
 def frames(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One frame per step of a stored match: the events of that step and the whole state after it."""
+    """One frame per step of a stored match: the events of that step, the index in the match's events
+    of the first of them (``event``: the review's decisions name the event their action made) and
+    the whole state after it."""
     out: list[dict[str, Any]] = []
+    seen = [0]
 
     def step(m: Match, action: Action | None, new: list[dict[str, Any]]) -> None:
         if new:
-            out.append({"events": named(new, m.rules.family), "state": m.full_view()})
+            out.append({"events": named(new, m.rules.family), "event": seen[0], "state": m.full_view()})
+        seen[0] += len(new)
 
     rebuild(events, step)
     return out

@@ -66,6 +66,8 @@ function links(m) {
   }
   return el("div", { class: "links" },
     el("a", { href: `/replay/${m.id}`, "aria-label": t("replay_of", m.id) }, t("replay")),
+    // the review (复盘, issue 32): the replay with its seat chooser open
+    m.status === "finished" ? el("a", { href: `/replay/${m.id}?review`, "aria-label": t("rv_review_of", m.id) }, t("rv_review")) : null,
     el("a", { href: `/api/matches/${m.id}/record`, "aria-label": t("download_of", m.id) }, t("download")));
 }
 

@@ -5,11 +5,11 @@
 // tiles), and the end of every hand is a step of its own that shows the board as the win found it,
 // the winner's hand with the winning tile apart, and each seat's change of score — also in Beijing,
 // where the next deal comes in the same frame as the end of a hand.
-import { applyI18n, langToggle, t, tn } from "./i18n.js";
+import { applyI18n, lang, langToggle, t, tn } from "./i18n.js";
 import { DEFAULT_FAMILY, capsOf, familyName, familyOf, presetName } from "./family.js";
 import {
   api, diceText, discardsEl, el, errorText, eventText, flowersEl, meldEl, playerName, seatLabel, signedDelta, sortTiles,
-  tileImg, windOf, windTile, windWord, winName,
+  tileImg, tileName, windOf, windTile, windWord, winName,
 } from "./render.js";
 
 const matchId = location.pathname.split("/").filter(Boolean).pop();
@@ -45,6 +45,9 @@ function buildSteps(frames) {
   let round = 0;
   let lastDahai = null; // the latest discard of the hand so far (the pond marks it)
   for (const f of frames) {
+    // each event's index in the match's events (the review's decisions name theirs: issue 32)
+    const base = typeof f.event === "number" ? f.event : 0;
+    const at = (e) => base + f.events.indexOf(e);
     const cut = f.events.findIndex((e) => e.type === "end_kyoku");
     const head = cut >= 0 ? f.events.slice(0, cut + 1) : f.events;
     let rest = cut >= 0 ? f.events.slice(cut + 1) : [];
@@ -55,17 +58,18 @@ function buildSteps(frames) {
       // the end of a hand; a final end_game stays with it
       const tail = rest.filter((e) => e.type === "end_game");
       rest = rest.filter((e) => e.type !== "end_game");
+      const events = [...head, ...tail];
       out.push({
-        events: [...head, ...tail], state: before || f.state, hand, round, last: lastDahai,
+        events, idx: events.map(at), state: before || f.state, hand, round, last: lastDahai,
         end: head[cut], hora: head.find((e) => e.type === "hora"), over: tail.length > 0,
       });
     } else if (f.state.seats) {
-      out.push({ events: head, state: f.state, hand, round, last: lastDahai, deal: Boolean(deal) });
+      out.push({ events: head, idx: head.map(at), state: f.state, hand, round, last: lastDahai, deal: Boolean(deal) });
     }
     if (rest.length) { // Beijing: the next deal in the same frame
       const next = rest.find((e) => e.type === "start_kyoku");
       if (next) { hand = next.hand; round = next.round; lastDahai = null; }
-      if (f.state.seats) out.push({ events: rest, state: f.state, hand, round, last: null, deal: Boolean(next) });
+      if (f.state.seats) out.push({ events: rest, idx: rest.map(at), state: f.state, hand, round, last: null, deal: Boolean(next) });
     }
     if (f.state.seats) before = f.state;
   }
@@ -217,6 +221,11 @@ function centerEl(step, shown) {
   center.push(el("div", { class: "rp-info" }, info));
   const texts = step.events.map((e) => eventText(e, shown, -1, true)).filter(Boolean);
   center.push(el("p", { class: "rp-turn", hidden: Boolean(step.end) }, texts.join(" · ")));
+  const why = reviewAt(i);
+  if (why.length) { // the reviewed seat's decision at this step: why it stands or what was better
+    center.push(el("div", { class: "rv-whybox", "data-testid": "review-whybox" }, why.map((d) =>
+      el("p", { class: `rv-why ${d.mistake ? "bad" : "ok"}`, "data-testid": "review-why" }, whyOf(d)))));
+  }
   // screen readers hear each step's moves (not while it plays by itself: that would never stop)
   if (!timer) $("announce").textContent = texts.join(" · ");
   if (step.end) center.push(settlementEl(step, shown));
@@ -269,13 +278,19 @@ function render() {
   const from = starts.length ? starts[starts.length - 1] : 0;
   const lines = [];
   for (let k = from; k <= i; k++) {
-    for (const e of steps[k].events) {
+    const marks = reviewAt(k);
+    steps[k].events.forEach((e, j) => {
       const x = eventText(e, shown, -1, true);
       if (x) lines.push(el("li", { class: `ev-${e.type}${k === i ? " current" : ""}` }, x));
-    }
+      // the reviewed seat's decision after the event its action made (or at the step's end: a pass may make none)
+      for (const d of marks.filter((m) => m.event === steps[k].idx[j] || (j === steps[k].events.length - 1 && !steps[k].idx.includes(m.event)))) {
+        lines.push(markLine(d, k === i));
+      }
+    });
   }
   $("log").replaceChildren(...lines);
   $("log").scrollTop = $("log").scrollHeight;
+  renderReviewBar();
 }
 
 // The fair-deal box (issue 31, part 5): a finished match reveals the salt of the commitment shown
@@ -325,6 +340,229 @@ function renderFair() {
       el("pre", { lang: "en", "data-testid": "fair-command" }, command)));
 }
 
+// ---- the review (复盘, issue 32): one seat's decisions judged by search ------------------------------
+// GET /api/matches/{id}/review?seat=N streams NDJSON: progress lines, then the review. The summary is
+// a panel of the side drawer; each decision is marked in the move list, and the bar above the
+// controls says the current step's decision (✓, or ✗ with the better choice, the loss and why) and
+// jumps between the mistakes. A decision's step: the first step that holds its event (an action
+// that made no event of its own — a pass — belongs to the step of the next event).
+let review = null; // {seat, data, byStep: Map(step -> decisions), mistakes: [{d, step}]}
+let rvState = "idle"; // idle, choose, running, done, error
+let rvProgress = { done: 0, total: 0, queued: 0 };
+let rvError = "";
+let rvAbort = null;
+
+function reviewAt(k) {
+  return (review && review.byStep.get(k)) || [];
+}
+
+function actText(a) {
+  const [verb, arg] = String(a).split(" ");
+  if (verb === "sit" || verb === "pull") return t(`rv_act_${verb}_${arg === "0" ? "0" : "n"}`, arg);
+  const key = `rv_act_${verb}`;
+  const v = t(key) === key ? verb : t(key);
+  return arg === undefined ? v : `${v} ${/^[1-9][mpsz]$|^[1-8]f$/.test(arg) ? tileName(arg) : arg}`;
+}
+
+function lossText(x) {
+  return Number(x) < 0.005 ? "0" : `\u2212${Number(x).toFixed(2)}`;
+}
+
+function whyOf(d) {
+  return lang() === "zh" ? d.why_zh : d.why;
+}
+
+function markLine(d, current) {
+  const text = d.mistake ? t("rv_mark_mistake", actText(d.chosen), actText(d.best), lossText(d.loss)) : t("rv_mark_ok", actText(d.chosen));
+  return el("li", { class: `rv-mark ${d.mistake ? "bad" : "ok"}${current ? " current" : ""}` }, text);
+}
+
+function mapDecisions(data) {
+  const byStep = new Map();
+  const mistakes = [];
+  let k = 0;
+  for (const d of data.decisions) { // in the match's order, as the steps are
+    const ends = (s) => (s.idx.length ? Math.max(...s.idx) : -1);
+    while (k < steps.length - 1 && ends(steps[k]) < d.event) k++;
+    if (!byStep.has(k)) byStep.set(k, []);
+    byStep.get(k).push(d);
+    if (d.mistake) mistakes.push({ d, step: k });
+  }
+  return { byStep, mistakes };
+}
+
+function jumpMistake(dir) {
+  if (!review) return;
+  const m = dir > 0 ? review.mistakes.find((x) => x.step > i) : [...review.mistakes].reverse().find((x) => x.step < i);
+  if (!m) return;
+  setPlaying(false);
+  go(m.step);
+  $("announce").textContent = `${t("rv_mistake_n", review.mistakes.indexOf(m) + 1, review.mistakes.length)}: ${whyOf(m.d)}`;
+}
+
+function renderReviewBar() {
+  const bar = $("reviewbar");
+  bar.hidden = !review;
+  if (!review) return;
+  const here = reviewAt(i);
+  const r = review.data;
+  const parts = [];
+  if (here.length) {
+    for (const d of here) {
+      const n = review.mistakes.findIndex((m) => m.d === d);
+      parts.push(el("p", { class: `rv-now ${d.mistake ? "bad" : "ok"}`, "data-testid": "review-decision" },
+        d.mistake ? t("rv_mark_mistake", actText(d.chosen), actText(d.best), lossText(d.loss)) : t("rv_mark_ok", actText(d.chosen)),
+        n >= 0 ? el("span", { class: "rv-count" }, ` · ${t("rv_mistake_n", n + 1, review.mistakes.length)}`) : null));
+    }
+  } else {
+    parts.push(el("p", { class: "rv-now" }, t("rv_bar_summary", seatLabel(review.seat, shownNames()), pct(r.agreement), r.mistakes)));
+  }
+  $("reviewnow").replaceChildren(...parts);
+  $("prevmistake").disabled = !review.mistakes.some((m) => m.step < i);
+  $("nextmistake").disabled = !review.mistakes.some((m) => m.step > i);
+}
+
+function pct(x) {
+  return `${Math.round(x * 1000) / 10}%`;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  node.append(...children);
+  return node;
+}
+
+// the cumulative loss after each hand, as a line (the words say the same for screen readers)
+function curveEl(curve) {
+  const w = 300; const h = 90; const pad = 8;
+  const top = Math.max(1, ...curve);
+  const x = (k) => pad + (curve.length > 1 ? (k * (w - 2 * pad)) / (curve.length - 1) : (w - 2 * pad) / 2);
+  const y = (v) => h - pad - (v / top) * (h - 2 * pad);
+  const points = curve.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const words = curve.map((v, k) => t("rv_curve_point", k + 1, lossText(v))).join(", ");
+  return svgEl("svg", { class: "rv-curve", viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": t("rv_curve_label", words), "data-testid": "review-curve" },
+    svgEl("line", { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: "axis" }),
+    svgEl("polyline", { points, class: "line" }),
+    ...curve.map((v, k) => svgEl("circle", { cx: x(k).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
+}
+
+function summaryEl() {
+  const r = review.data;
+  const shown = shownNames();
+  const kinds = Object.entries(r.by_kind || {});
+  const first = review.mistakes[0];
+  return el("div", { class: "rv-summary", "data-testid": "review-summary", tabindex: "-1", id: "reviewsummary" },
+    el("p", { class: "rv-who" }, t("rv_of", seatLabel(review.seat, shown))),
+    el("dl", { class: "rv-figures" },
+      el("dt", {}, t("rv_agreement")), el("dd", { "data-testid": "review-agreement" }, pct(r.agreement)),
+      el("dt", {}, t("rv_mistakes")), el("dd", {}, t("rv_mistakes_of", r.mistakes, r.decisions.length)),
+      el("dt", {}, t("rv_loss")), el("dd", {}, lossText(r.loss))),
+    first ? el("button", { type: "button", class: "rv-first", onclick: () => { setDrawer(false); setPlaying(false); go(first.step); } }, t("rv_first_mistake")) : null,
+    kinds.length ? el("table", { class: "rv-table" },
+      el("caption", {}, t("rv_by_kind")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rv_kind")), el("th", { scope: "col", class: "num" }, t("rv_decisions")),
+        el("th", { scope: "col", class: "num" }, t("rv_mistakes")), el("th", { scope: "col", class: "num" }, t("rv_loss")))),
+      el("tbody", {}, kinds.map(([k, v]) => el("tr", {}, el("th", { scope: "row" }, t(`rv_kind_${k}`) === `rv_kind_${k}` ? k : t(`rv_kind_${k}`)),
+        el("td", { class: "num" }, String(v.decisions)), el("td", { class: "num" }, String(v.mistakes)), el("td", { class: "num" }, lossText(v.loss)))))) : null,
+    el("table", { class: "rv-table" },
+      el("caption", {}, t("rv_by_hand")),
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("rv_hand")), el("th", { scope: "col", class: "num" }, t("rv_agreement")),
+        el("th", { scope: "col", class: "num" }, t("rv_loss")))),
+      el("tbody", {}, (r.hands || []).map((h) => el("tr", {}, el("th", { scope: "row" }, t("hand_of", h.hand)),
+        el("td", { class: "num" }, pct(h.agreement)), el("td", { class: "num" }, lossText(h.loss)))))),
+    (r.curve || []).length ? el("figure", { class: "rv-figure" }, curveEl(r.curve), el("figcaption", {}, t("rv_curve"))) : null,
+    el("button", { type: "button", class: "rv-again", onclick: () => openReview(null) }, t("rv_other_seat")));
+}
+
+function renderReview() {
+  const body = $("reviewbody");
+  $("reviewpanel").hidden = rvState === "idle";
+  renderReviewBar();
+  if (rvState === "idle") return;
+  const shown = shownNames();
+  if (rvState === "choose") {
+    body.replaceChildren(el("p", {}, t("rv_choose")),
+      el("div", { class: "rv-seats", role: "group", "aria-label": t("rv_choose") },
+        [0, 1, 2, 3].map((seat) => el("button", { type: "button", "data-seat": String(seat), onclick: () => startReview(seat) }, seatLabel(seat, shown)))),
+      el("p", { class: "rv-note" }, t("rv_note")));
+  } else if (rvState === "running") {
+    const p = rvProgress;
+    const label = p.queued ? t("rv_queued", p.queued) : p.total ? t("rv_progress", p.done, p.total) : t("rv_starting");
+    const bar = el("progress", { id: "rvprogress", max: String(Math.max(1, p.total)), "data-testid": "review-progress" });
+    if (p.total) bar.value = p.done; // no value: an indeterminate bar while it waits
+    body.replaceChildren(el("label", { for: "rvprogress", class: "rv-label" }, label), bar);
+  } else if (rvState === "error") {
+    body.replaceChildren(el("p", { class: "rv-error", role: "alert" }, errorText(rvError)),
+      el("button", { type: "button", class: "rv-again", onclick: () => openReview(null) }, t("rv_retry")));
+  } else if (review) {
+    const keep = body.contains(document.activeElement);
+    body.replaceChildren(summaryEl());
+    if (keep) $("reviewsummary").focus();
+  }
+}
+
+// The Review button and ?review: the chooser, or straight to a seat's review.
+function openReview(seat) {
+  if (seat !== null) { startReview(seat); return; }
+  if (rvState !== "running") rvState = "choose";
+  setDrawer(true);
+  renderReview();
+  $("reviewpanel").scrollIntoView({ block: "nearest" });
+}
+
+async function startReview(seat) {
+  if (rvAbort) rvAbort.abort();
+  const abort = new AbortController();
+  rvAbort = abort;
+  review = null;
+  rvState = "running";
+  rvProgress = { done: 0, total: 0, queued: 0 };
+  setDrawer(true);
+  renderReview();
+  render();
+  try {
+    const r = await fetch(`/api/matches/${encodeURIComponent(matchId)}/review?seat=${seat}`, { signal: abort.signal });
+    if (!r.ok) {
+      let msg = `${r.status} ${r.statusText}`;
+      try { msg = (await r.json()).error || msg; } catch { /* not JSON: the status says it */ }
+      throw new Error(msg);
+    }
+    const reader = r.body.getReader();
+    const decoder = new TextDecoder();
+    let buf = "";
+    let result = null;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (value) buf += decoder.decode(value, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl).trim();
+        buf = buf.slice(nl + 1);
+        if (!line) continue;
+        const msg = JSON.parse(line);
+        if (msg.type === "progress") { rvProgress = { done: msg.done, total: msg.total, queued: msg.queued || 0 }; renderReview(); }
+        else if (msg.type === "review") result = msg;
+        else if (msg.type === "error") throw new Error(msg.error);
+      }
+      if (done) break;
+    }
+    if (!result) throw new Error("the review ended without a result");
+    if (rvAbort !== abort) return;
+    review = { seat, data: result, ...mapDecisions(result) };
+    rvState = "done";
+    renderReview();
+    render();
+    $("reviewsummary").focus();
+  } catch (e) {
+    if (abort.signal.aborted) return;
+    rvState = "error";
+    rvError = e.message || "?";
+    renderReview();
+  }
+}
+
 function setPlaying(on) {
   if (timer) { clearInterval(timer); timer = null; }
   if (on) timer = setInterval(() => { if (i >= steps.length - 1) setPlaying(false); else go(i + 1); }, 600);
@@ -346,7 +584,12 @@ function nextHand() {
 }
 
 // The move list is a drawer on narrow screens (the button shows only there).
+function isDrawer() {
+  return getComputedStyle($("movesbtn")).display !== "none";
+}
+
 function setDrawer(open) {
+  if (open && !isDrawer()) return; // wide: the side column is always there
   $("side").classList.toggle("open", open);
   $("movesbtn").setAttribute("aria-expanded", String(open));
   if (open) $("closeside").focus();
@@ -361,8 +604,15 @@ $("playbtn").onclick = () => setPlaying(!timer);
 $("prevhand").onclick = prevHand;
 $("nexthand").onclick = nextHand;
 $("slider").oninput = (e) => go(Number(e.target.value));
-$("movesbtn").onclick = () => setDrawer(!$("side").classList.contains("open"));
+$("movesbtn").onclick = () => {
+  setDrawer(!$("side").classList.contains("open"));
+  if (!$("reviewpanel").hidden) $("movesheading").scrollIntoView({ block: "start" }); // past the review's summary
+  $("log").scrollTop = $("log").scrollHeight; // drawn while the drawer was closed: its scroll was lost
+};
 $("closeside").onclick = () => setDrawer(false);
+$("reviewbtn").onclick = () => openReview(null);
+$("prevmistake").onclick = () => jumpMistake(-1);
+$("nextmistake").onclick = () => jumpMistake(1);
 document.addEventListener("keydown", (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey) return;
   if (e.key === "Escape" && $("side").classList.contains("open")) { setDrawer(false); return; }
@@ -375,7 +625,7 @@ document.addEventListener("keydown", (e) => {
   if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
 });
 
-langToggle($("lang"), () => { render(); renderFair(); });
+langToggle($("lang"), () => { render(); renderFair(); renderReview(); });
 applyI18n();
 
 (async () => {
@@ -391,6 +641,14 @@ applyI18n();
     if (!steps.length) failed = "unavailable";
     const q = new URLSearchParams(location.search);
     go(q.has("step") ? Number(q.get("step")) || 0 : 0);
+    if (!failed) {
+      $("reviewbtn").hidden = !(d.match && d.match.status === "finished");
+      // ?review=SEAT starts that seat's review; ?review alone opens the seat chooser (the history's link)
+      if (!$("reviewbtn").hidden && q.has("review")) {
+        const want = q.get("review");
+        openReview(/^[0-3]$/.test(want) ? Number(want) : null);
+      }
+    }
     if (!failed) loadFair(((d.match && d.match.settings) || {}).deal).catch(() => {}); // the box is extra: the replay stands without it
   } catch (e) {
     failed = e.message || "?"; // the server's words, said in the page's language at each render
