@@ -91,10 +91,10 @@ def test_strong_only_chooses_legal_actions(rules: Rules):
     decisions = 0
     spent = 0.0
     for seed, names in enumerate((["strong", "baseline", "strong", "random"], ["strong"] * 4)):
-        d, s = drive(rules, seed, names, hands=30)
+        d, s = drive(rules, seed, names, hands=15)
         decisions += d
         spent += s
-    assert decisions > 1000
+    assert decisions > 500
     assert spent / decisions < 0.05  # well under 100 ms a decision (a few ms in practice)
 
 

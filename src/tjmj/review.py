@@ -47,7 +47,7 @@ from . import families
 from .bots.expert import ExpertBot, Search, play_out, rollout_action
 from .bots.strong import StrongBot
 from .game import Action, Match
-from .record import rebuild
+from .record import rebuild, record_family
 
 __all__ = ["Decision", "Review", "review", "action_zh", "KINDS", "KIND_NAMES", "DEFAULT_BUDGET"]
 
@@ -365,7 +365,7 @@ def review(events: Sequence[dict[str, Any]], seat: int, *, budget: float = DEFAU
     t0 = time.perf_counter()
     spots = _spots(events, seat)
     start = events[0]
-    family = families.get(spots[0].match.rules.family if spots else start.get("rules", {}).get("family") or "tianjin")
+    family = families.get(record_family(start))
     names = start.get("names")  # by seat (the record's actor), as start_game lists them
     name = str(names[seat]) if isinstance(names, list) and seat < len(names) else ""
     strong = StrongBot()
