@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 
 from tests.test_web import LOOSE
 from tests.ui_helpers import serving
-from tjmj import puzzles
+from tjmj import drills, puzzles
 from tjmj.web.app import create_app
 from tjmj.web.store import Store, alembic_config, metadata
 
@@ -150,6 +150,10 @@ def test_the_page_on_a_phone_taps_a_discard_and_explains(browser: Browser, serve
         expect(page.get_by_test_id("practice-stats")).to_contain_text("Solved 0 of 1")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390
+        page.get_by_test_id("practice-drill").tap()  # a fan-counting drill: a wrong count shows the right one
+        page.get_by_test_id("drill-fan").fill("0")
+        page.get_by_test_id("drill-check").tap()
+        expect(page.get_by_test_id("drill-verdict")).to_contain_text("Not quite")
     finally:
         ctx.close()
 
@@ -181,3 +185,26 @@ def test_the_migration_builds_the_puzzle_results_table(tmp_path: Path) -> None:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
         engine.dispose()
+
+
+def test_every_drill_is_a_win_the_batch_scores() -> None:
+    ds = drills.drills("tianjin")
+    assert len(ds) >= 20 and len({d["id"] for d in ds}) == len(ds)
+    for d in ds[:10]:
+        a = drills.answer(d["line"])
+        assert a["win"] and a["fan"] >= 1 and a["elements"]
+
+
+def test_the_drill_api_answers_what_the_calculator_does(client: TestClient) -> None:
+    assert client.get("/api/drills?family=tianjin").json()["drills"] == [d["id"] for d in drills.drills("tianjin")]
+    d = drills.drills("tianjin")[0]
+    assert client.get(f"/api/drills/{d['id']}").json() == d
+    score = client.post("/api/score?names=true", json=d["line"]).json()
+    v = client.post(f"/api/drills/{d['id']}/answer", json={"fan": score["fan"]}).json()
+    assert v["correct"] and v["answer"]["fan"] == score["fan"] and v["answer"]["elements"] == score["elements"]
+    assert v["names"] == score["names"]
+    assert client.post(f"/api/drills/{d['id']}/answer", json={"fan": score["fan"] + 1}).json()["correct"] is False
+    assert client.post(f"/api/drills/{d['id']}/answer", json={"fan": "two"}).status_code == 400
+    for url in ("/api/drills/nonesuch", "/api/drills?family=nonesuch"):
+        r = client.get(url)
+        assert r.status_code == 404 and set(r.json()) == {"error"}

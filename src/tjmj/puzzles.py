@@ -156,9 +156,10 @@ def judge(m: Match, seat: int, rng: random.Random, rounds: int = ROUNDS) -> dict
 
 
 def build(family: str, count: int, seed: int, *, rounds: int = ROUNDS, every: int = 3,
-          log: Any = None) -> list[dict[str, Any]]:
+          log: Any = None, each: Any = None) -> list[dict[str, Any]]:
     """``count`` puzzles of ``family`` (its default preset) from self-play of ``strong`` bots, seeded
-    by ``seed``: one hand a match, every ``every``-th turn decision with enough discards judged."""
+    by ``seed``: one hand a match, every ``every``-th turn decision with enough discards judged;
+    ``each(puzzles so far)`` after each one found (the command writes its file then)."""
     fam = families.get(family)
     rules = fam.default_rules
     out: list[dict[str, Any]] = []
@@ -185,6 +186,8 @@ def build(family: str, count: int, seed: int, *, rounds: int = ROUNDS, every: in
                         out.append(p)
                         if log is not None:
                             print(f"{p['id']}: {p['best']} (seed {mseed})", file=log, flush=True)
+                        if each is not None:
+                            each(out)
             m.apply(s, bots[s].choose(m.observation(s), legal, brng))
     return out
 
@@ -243,13 +246,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument("--rounds", type=int, default=ROUNDS)
     b.add_argument("--out", required=True, help="a JSON file (a list of puzzles); merged by id if it exists")
     args = ap.parse_args(argv)
-    made = build(args.family, args.count, args.seed, rounds=args.rounds, log=sys.stderr)
     out = Path(args.out)
     old = json.loads(out.read_text(encoding="utf-8")) if out.exists() else []
-    ids = {p["id"] for p in made}
-    merged = [p for p in old if p["id"] not in ids] + made
-    merged.sort(key=lambda p: p["id"])
-    out.write_text(json.dumps(merged, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n", encoding="utf-8")
+
+    def write(made: list[dict[str, Any]]) -> None:  # after each puzzle: a long run stopped keeps what it found
+        ids = {p["id"] for p in made}
+        merged = sorted([p for p in old if p["id"] not in ids] + made, key=lambda p: p["id"])
+        out.write_text(json.dumps(merged, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+    made = build(args.family, args.count, args.seed, rounds=args.rounds, log=sys.stderr, each=write)
+    write(made)
     print(f"{len(made)} puzzles of {args.family} written to {out}", file=sys.stderr)
     return 0
 

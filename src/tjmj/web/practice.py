@@ -10,7 +10,11 @@ puzzle (the client is never trusted):
 * ``POST /api/puzzles/{id}/answer`` ``{"tile": "5m"}``: the verdict (right or wrong, the best
   discard, the explanation in both languages, every discard's figures); signed in, the answer is
   kept (``puzzle_results``, :mod:`tjmj.web.store_puzzles`) and the verdict says ``"kept": true``;
-* ``GET /api/puzzles/results``: the signed-in account's answers, newest first (401 signed out).
+* ``GET /api/puzzles/results``: the signed-in account's answers, newest first (401 signed out);
+* fan-counting drills (:mod:`tjmj.drills`): ``GET /api/drills?family=F`` (the ids),
+  ``GET /api/drills/{id}`` (the winning hand: one batch line), ``POST /api/drills/{id}/answer``
+  ``{"fan": N}``: right or wrong, and ``POST /api/score``'s answer for the line with every element's
+  names (the fan, the elements, the arrangement).
 
 An unknown family or id is a 404 with a one-line JSON error.
 """
@@ -22,12 +26,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from .. import drills as drill_store
 from .. import puzzles as store
 from .accounts import session_of
+from .calc import _names
 from .inputs import LobbyError
 
 if TYPE_CHECKING:
@@ -106,7 +113,37 @@ def practice_routes(api: Callable[..., Any], body: Callable[[Request], Awaitable
         return JSONResponse({"account": me["name"], "answered": len(rows),
                              "solved": len({r["puzzle_id"] for r in rows if r["correct"]}), "results": rows})
 
+    def _drill(request: Request) -> dict[str, Any]:
+        did = str(request.path_params.get("did", ""))
+        d = drill_store.by_id(did) if len(did) <= 40 else None
+        if d is None:
+            raise LobbyError(404, f"no drill {did[:40]!r}")
+        return d
+
+    async def drill_list(request: Request) -> Response:
+        family = request.query_params.get("family", "tianjin")
+        ds = drill_store.drills(family)
+        if not ds:
+            raise LobbyError(404, f"no fan drills for the family {family!r}")
+        return JSONResponse({"family": family, "drills": [d["id"] for d in ds]})
+
+    async def drill_one(request: Request) -> Response:
+        return JSONResponse(_drill(request))
+
+    async def drill_answer(request: Request) -> Response:
+        d = _drill(request)
+        fan = (await body(request)).get("fan")
+        if type(fan) is not int or not 0 <= fan <= 100000:
+            raise LobbyError(400, "'fan' must be a whole number")
+        a = drill_store.answer(d["line"])
+        raw = (orjson.dumps(d["line"]) + b"\n")
+        return JSONResponse({"id": d["id"], "fan": fan, "correct": fan == a.get("fan"), "answer": a,
+                             "names": _names(raw, a)})
+
     return [Route("/practice", page),
+            Route("/api/drills", api(drill_list)),
+            Route("/api/drills/{did}", api(drill_one)),
+            Route("/api/drills/{did}/answer", api(drill_answer, post=True), methods=["POST"]),
             Route("/api/puzzles", api(listing)),
             Route("/api/puzzles/daily", api(daily)),
             Route("/api/puzzles/results", api(results)),

@@ -131,6 +131,40 @@ function renderVerdict() {
     el("p", { class: "practice-note", text: t("practice_note", v.worlds) }));
 }
 
+// Fan-counting drills (Tianjin): a winning hand; the player enters its fan; the server's answer is
+// POST /api/score's for the hand, with every element named.
+async function drill() {
+  const list = (await getJSON("/api/drills?family=tianjin")).drills;
+  const d = await getJSON(`/api/drills/${list[Math.floor(Math.random() * list.length)]}`);
+  state.puzzle = null;
+  const line = d.line;
+  const hand = (line.hand.match(/\d[mpsz]/g) || []);
+  const wilds = [];
+  const input = el("input", { type: "number", inputmode: "numeric", min: "0", id: "fan", "data-testid": "drill-fan", "aria-label": t("drill_fan") });
+  const out = el("div", { "data-testid": "drill-answer", "aria-live": "polite" });
+  const check = async () => {
+    const res = await fetch(`/api/drills/${d.id}/answer`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ fan: Number(input.value) }) });
+    const v = await res.json();
+    if (!res.ok) { out.replaceChildren(el("p", { class: "calc-error", text: v.error })); return; }
+    const zh = lang() === "zh";
+    out.replaceChildren(
+      el("p", { class: v.correct ? "practice-right" : "practice-wrong", "data-testid": "drill-verdict", text: v.correct ? t("practice_right_answer") : t("drill_wrong", v.answer.fan) }),
+      el("p", { text: `${v.answer.name} = ${v.answer.fan}` }),
+      el("ul", {}, ...(v.names || v.answer.elements.map((c) => ({ code: c, chinese: c, english: c }))).map((n) => el("li", { text: zh ? `${n.chinese}（${n.english}）` : `${n.english} (${n.chinese})` }))));
+  };
+  document.getElementById("answer").replaceChildren();
+  document.getElementById("puzzle").replaceChildren(
+    el("p", { class: "practice-ask", text: t("drill_ask") }),
+    el("div", { class: "calc-row" }, el("span", { class: "calc-label", text: t("indicator") }), tileImg(line.indicator, { size: "sm" })),
+    el("div", { class: "practice-melds" }, ...line.melds.map((m) => el("span", { class: "meld" }, ...Array(m.type === "pon" ? 3 : m.type === "chi" ? 0 : 4).fill(m.tile).map((x) => tileImg(x, { size: "sm", decorative: true })),
+      ...(m.type === "chi" ? [0, 1, 2].map((i) => tileImg(`${Number(m.tile[0]) + i}${m.tile[1]}`, { size: "sm", decorative: true })) : [])))),
+    el("div", { class: "practice-hand", "data-testid": "drill-hand" }, ...hand.map((x) => tileImg(x, { size: "md", wild: wilds.includes(x) })),
+      el("span", { class: "calc-label", text: t("drill_win_tile") }), tileImg(line.draw, { size: "md", cls: "best" })),
+    el("p", { class: "practice-info", text: [line.kong_draw ? t("drill_kong_draw") : "", line.tianhu ? t("drill_tianhu") : ""].filter(Boolean).join(" · ") }),
+    el("div", { class: "practice-bar" }, input, el("button", { type: "button", "data-testid": "drill-check", onclick: check, text: t("drill_check") })),
+    out);
+}
+
 function start() {
   applyI18n();
   langToggle(document.getElementById("lang"), () => { render(); showStats(); });
@@ -143,6 +177,7 @@ function start() {
   });
   document.getElementById("daily").addEventListener("click", () => load(`/api/puzzles/daily?family=${state.family}`, true));
   document.getElementById("next").addEventListener("click", () => next());
+  document.getElementById("drill").addEventListener("click", () => drill());
   showStats();
   const id = new URLSearchParams(location.search).get("id");
   load(id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/daily?family=${state.family}`, !id);
