@@ -33,6 +33,7 @@ from starlette.routing import Route
 
 from .. import drills as drill_store
 from .. import puzzles as store
+from ..tiles import Tile, wild_kinds
 from .accounts import session_of
 from .calc import _names
 from .inputs import LobbyError
@@ -128,7 +129,8 @@ def practice_routes(api: Callable[..., Any], body: Callable[[Request], Awaitable
         return JSONResponse({"family": family, "drills": [d["id"] for d in ds]})
 
     async def drill_one(request: Request) -> Response:
-        return JSONResponse(_drill(request))
+        d = _drill(request)  # with the wilds the indicator makes (R2), for drawing them
+        return JSONResponse({**d, "wilds": [str(k) for k in wild_kinds(Tile.parse(d["line"]["indicator"]))]})
 
     async def drill_answer(request: Request) -> Response:
         d = _drill(request)

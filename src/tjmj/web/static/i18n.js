@@ -555,7 +555,6 @@ const STRINGS = {
   practice_col_win: ["和牌率", "Win"],
   practice_col_exp: ["期望", "Expected"],
   practice_col_search: ["模拟差", "Search"],
-  practice_col_why: ["说明", "Why"],
   practice_drill: ["算番练习", "Count the fan"],
   drill_ask: ["天津麻将：这手和牌几番？", "Tianjin: how many fan is this win worth?"],
   drill_fan: ["番数", "Fan"],

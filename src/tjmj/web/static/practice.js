@@ -116,17 +116,17 @@ function renderVerdict() {
   const out = document.getElementById("answer");
   if (!v) { out.replaceChildren(); return; }
   const zh = lang() === "zh";
-  const rows = v.options.map((o) => el("tr", { class: o.tile === v.best ? "best" : o.tile === v.tile ? "chosen" : "" },
+  const rows = v.options.flatMap((o) => [el("tr", { class: o.tile === v.best ? "best" : o.tile === v.tile ? "chosen" : "" },
     el("td", {}, tileImg(o.tile, { size: "xs" })), el("td", { text: String(o.rank) }), el("td", { text: String(o.shanten) }),
     el("td", { text: String(o.improving ?? "") }), el("td", { text: pct(o.win_chance) }),
     el("td", { text: o.expected === undefined ? "" : String(o.expected) }),
-    el("td", { text: o.searched ? (o.tile === v.best ? "0" : `−${o.loss.toFixed(2)} ± ${o.se.toFixed(2)}`) : "" }),
-    el("td", { class: "practice-why", text: zh ? o.summary_zh : o.summary })));
+    el("td", { text: o.searched ? (o.tile === v.best ? "0" : `−${o.loss.toFixed(2)} ± ${o.se.toFixed(2)}`) : "" })),
+    el("tr", { class: o.tile === v.best ? "best best-why" : "" }, el("td", { class: "practice-why", colspan: "7", text: zh ? o.summary_zh : o.summary }))]);
   out.replaceChildren(
     el("p", { class: v.correct ? "practice-right" : "practice-wrong", "data-testid": "practice-verdict", text: v.correct ? t("practice_right_answer") : t("practice_wrong", v.best) }),
     el("p", { class: "practice-explain", "data-testid": "practice-explain", text: zh ? v.explanation_zh : v.explanation }),
     el("div", { class: "practice-table" }, el("table", {},
-      el("thead", {}, el("tr", {}, ...["practice_col_tile", "practice_col_rank", "practice_col_shanten", "practice_col_improving", "practice_col_win", "practice_col_exp", "practice_col_search", "practice_col_why"].map((k) => el("th", { text: t(k) })))),
+      el("thead", {}, el("tr", {}, ...["practice_col_tile", "practice_col_rank", "practice_col_shanten", "practice_col_improving", "practice_col_win", "practice_col_exp", "practice_col_search"].map((k) => el("th", { text: t(k) })))),
       el("tbody", {}, ...rows))),
     el("p", { class: "practice-note", text: t("practice_note", v.worlds) }));
 }
@@ -139,7 +139,7 @@ async function drill() {
   state.puzzle = null;
   const line = d.line;
   const hand = (line.hand.match(/\d[mpsz]/g) || []);
-  const wilds = [];
+  const wilds = d.wilds || [];
   const input = el("input", { type: "number", inputmode: "numeric", min: "0", id: "fan", "data-testid": "drill-fan", "aria-label": t("drill_fan") });
   const out = el("div", { "data-testid": "drill-answer", "aria-live": "polite" });
   const check = async () => {
@@ -155,11 +155,12 @@ async function drill() {
   document.getElementById("answer").replaceChildren();
   document.getElementById("puzzle").replaceChildren(
     el("p", { class: "practice-ask", text: t("drill_ask") }),
-    el("div", { class: "calc-row" }, el("span", { class: "calc-label", text: t("indicator") }), tileImg(line.indicator, { size: "sm" })),
-    el("div", { class: "practice-melds" }, ...line.melds.map((m) => el("span", { class: "meld" }, ...Array(m.type === "pon" ? 3 : m.type === "chi" ? 0 : 4).fill(m.tile).map((x) => tileImg(x, { size: "sm", decorative: true })),
+    el("div", { class: "calc-row" }, el("span", { class: "calc-label", text: t("indicator") }), tileImg(line.indicator, { size: "sm" }),
+      el("span", { class: "calc-label", text: t("practice_wilds") }), ...wilds.map((w) => tileImg(w, { size: "sm", wild: true }))),
+    el("div", { class: "practice-melds" }, ...line.melds.map((m) => el("span", { class: "meld" }, ...Array(m.type === "pon" ? 3 : m.type === "chi" ? 0 : 4).fill(m.tile).map((x, j) => tileImg(x, { size: "sm", decorative: true, back: m.type === "ankong" && (j === 0 || j === 3) })),
       ...(m.type === "chi" ? [0, 1, 2].map((i) => tileImg(`${Number(m.tile[0]) + i}${m.tile[1]}`, { size: "sm", decorative: true })) : [])))),
     el("div", { class: "practice-hand", "data-testid": "drill-hand" }, ...hand.map((x) => tileImg(x, { size: "md", wild: wilds.includes(x) })),
-      el("span", { class: "calc-label", text: t("drill_win_tile") }), tileImg(line.draw, { size: "md", cls: "best" })),
+      el("span", { class: "calc-label", text: t("drill_win_tile") }), tileImg(line.draw, { size: "md", wild: wilds.includes(line.draw) })),
     el("p", { class: "practice-info", text: [line.kong_draw ? t("drill_kong_draw") : "", line.tianhu ? t("drill_tianhu") : ""].filter(Boolean).join(" · ") }),
     el("div", { class: "practice-bar" }, input, el("button", { type: "button", "data-testid": "drill-check", onclick: check, text: t("drill_check") })),
     out);
