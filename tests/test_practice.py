@@ -27,7 +27,7 @@ from tjmj.web.store import Store, alembic_config, metadata
 
 FAMILIES = ("tianjin", "beijing", "mcr")
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
-SEEN = {"id", "family", "preset", "source", "hand", "drawn", "melds", "seat_wind", "dealer", "wall_left", "seats",
+SEEN = {"id", "family", "preset", "hand", "drawn", "melds", "seat_wind", "dealer", "wall_left", "seats",
         "indicator", "wilds", "prevalent_wind", "legal"}
 
 

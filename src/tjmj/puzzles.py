@@ -156,10 +156,11 @@ def judge(m: Match, seat: int, rng: random.Random, rounds: int = ROUNDS) -> dict
 
 
 def build(family: str, count: int, seed: int, *, rounds: int = ROUNDS, every: int = 3,
-          log: Any = None, each: Any = None) -> list[dict[str, Any]]:
+          log: Any = None, each: Any = None, start: int = 0) -> list[dict[str, Any]]:
     """``count`` puzzles of ``family`` (its default preset) from self-play of ``strong`` bots, seeded
     by ``seed``: one hand a match, every ``every``-th turn decision with enough discards judged;
-    ``each(puzzles so far)`` after each one found (the command writes its file then)."""
+    ``each(puzzles so far)`` after each one found (the command writes its file then); ids are
+    numbered from ``start + 1`` (``family-NNN``)."""
     fam = families.get(family)
     rules = fam.default_rules
     out: list[dict[str, Any]] = []
@@ -181,7 +182,7 @@ def build(family: str, count: int, seed: int, *, rounds: int = ROUNDS, every: in
                     p = judge(m, s, random.Random(rng.getrandbits(64)), rounds)
                     if p is not None:
                         obs = m.observation(s)
-                        p = {"id": f"{family}-{len(out) + 1:03d}", "family": family, "preset": rules.to_dict()["preset"],
+                        p = {"id": f"{family}-{start + len(out) + 1:03d}", "family": family, "preset": rules.to_dict()["preset"],
                              "source": {"seed": mseed, "turn": turns}, **_seat_view(obs, m, s), **p}
                         out.append(p)
                         if log is not None:
@@ -232,8 +233,10 @@ def verdict(p: dict[str, Any], tile: str) -> dict[str, Any]:
 
 
 def public(p: dict[str, Any]) -> dict[str, Any]:
-    """A puzzle without its answer (the page asks the verdict after a tap)."""
-    return {k: v for k, v in p.items() if k not in ("best", "options", "explanation", "explanation_zh", "worlds")}
+    """A puzzle without its answer (the page asks the verdict after a tap), and without its source:
+    the match seed would tell the tiles the seat could not see."""
+    return {k: v for k, v in p.items()
+            if k not in ("best", "options", "explanation", "explanation_zh", "worlds", "source")}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -244,17 +247,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument("--count", type=int, default=30)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--rounds", type=int, default=ROUNDS)
-    b.add_argument("--out", required=True, help="a JSON file (a list of puzzles); merged by id if it exists")
+    b.add_argument("--out", required=True,
+                   help="a JSON file (a list of puzzles); if it exists, the new puzzles are added after its own")
     args = ap.parse_args(argv)
     out = Path(args.out)
     old = json.loads(out.read_text(encoding="utf-8")) if out.exists() else []
 
+    known = {(p["family"], p["source"]["seed"], p["source"]["turn"]) for p in old}
+
     def write(made: list[dict[str, Any]]) -> None:  # after each puzzle: a long run stopped keeps what it found
-        ids = {p["id"] for p in made}
-        merged = sorted([p for p in old if p["id"] not in ids] + made, key=lambda p: p["id"])
+        new = [p for p in made if (p["family"], p["source"]["seed"], p["source"]["turn"]) not in known]
+        merged = sorted(old + new, key=lambda p: (p["family"], p["id"]))
         out.write_text(json.dumps(merged, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
-    made = build(args.family, args.count, args.seed, rounds=args.rounds, log=sys.stderr, each=write)
+    start = sum(p["family"] == args.family for p in old)
+    made = build(args.family, args.count, args.seed, rounds=args.rounds, log=sys.stderr, each=write, start=start)
     write(made)
     print(f"{len(made)} puzzles of {args.family} written to {out}", file=sys.stderr)
     return 0
