@@ -555,6 +555,7 @@ const STRINGS = {
   practice_col_win: ["和牌率", "Win"],
   practice_col_exp: ["期望", "Expected"],
   practice_col_search: ["模拟差", "Search"],
+  practice_server: ["{0}：已解 {1} 题（共答 {2} 次，存在服务器）", "{0}: {1} solved ({2} answers, kept on the server)"],
   practice_drill: ["算番练习", "Count the fan"],
   drill_ask: ["天津麻将：这手和牌几番？", "Tianjin: how many fan is this win worth?"],
   drill_fan: ["番数", "Fan"],

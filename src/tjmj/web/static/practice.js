@@ -32,11 +32,23 @@ function saveResult(p, correct) {
   localStorage.setItem(KEY, JSON.stringify(r));
 }
 
+let server = null; // a signed-in account's results kept on the server (GET /api/puzzles/results), else null
+
 function showStats() {
   const r = results();
   const all = Object.values(r.puzzles || {});
   const solved = all.filter((e) => e.solved).length;
-  document.getElementById("stats").textContent = t("practice_stats", solved, all.length, (r.daily && r.daily.streak) || 0);
+  let text = t("practice_stats", solved, all.length, (r.daily && r.daily.streak) || 0);
+  if (server) text += ` · ${t("practice_server", server.account, server.solved, server.answered)}`;
+  document.getElementById("stats").textContent = text;
+}
+
+async function loadServer() {
+  try {
+    const res = await fetch("/api/puzzles/results");
+    server = res.ok ? await res.json() : null;
+  } catch { server = null; }
+  showStats();
 }
 
 async function getJSON(url) {
@@ -76,7 +88,7 @@ async function answer(tile) {
   state.verdict = body;
   saveResult(state.puzzle, body.correct);
   render();
-  showStats();
+  if (body.kept) loadServer(); else showStats();
 }
 
 function pct(x) { return x === undefined ? "" : `${Math.round(x * 100)}%`; }
@@ -180,6 +192,7 @@ function start() {
   document.getElementById("next").addEventListener("click", () => next());
   document.getElementById("drill").addEventListener("click", () => drill());
   showStats();
+  loadServer();
   const id = new URLSearchParams(location.search).get("id");
   load(id ? `/api/puzzles/${encodeURIComponent(id)}` : `/api/puzzles/daily?family=${state.family}`, !id);
 }
