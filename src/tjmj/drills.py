@@ -5,7 +5,7 @@ winning tile, the indicator, the melds and the flags of a win of ``strong`` self
 answer is exactly what ``POST /api/score`` (:func:`tjmj.jsonlines.batch_answer`) gives for it: the
 fan and every element, explained.  Tianjin's wins for now (its line is the win event's own fields).
 
-``python -m tjmj.drills build --count N --seed S --out FILE`` makes a set; the shipped one is
+``python -m tjmj.drills build --family F --count N --seed S --out FILE`` makes a set; the shipped one is
 ``tjmj/drills.json`` (:func:`load`).
 """
 
@@ -29,7 +29,7 @@ from .simulate import play_match
 __all__ = ["DATA", "answer", "build", "by_id", "drills", "line_of"]
 
 DATA = Path(__file__).with_name("drills.json")
-FAMILIES = ("tianjin",)  # the families a drill is made for (their win event holds the whole batch line)
+MAX_MATCHES = 500  # a build stops after this many matches, whatever it found
 
 
 def line_of(hora: dict[str, Any], indicator: str, preset: str) -> dict[str, Any]:
@@ -45,15 +45,16 @@ def answer(line: dict[str, Any]) -> dict[str, Any]:
     return orjson.loads(orjson.dumps(raw))  # type: ignore[no-any-return]  # (orjson fragments made plain)
 
 
-def build(count: int, seed: int, family: str = "tianjin") -> list[dict[str, Any]]:
-    """``count`` drills from the wins of ``strong`` self-play matches seeded from ``seed``: each
-    distinct hand once, only lines the batch scores as a win with the fan the engine recorded."""
+def build(count: int, seed: int, family: str) -> list[dict[str, Any]]:
+    """``count`` drills of ``family`` from the wins of ``strong`` self-play matches seeded from
+    ``seed``: each distinct hand once, only lines the batch scores as a win with the fan the engine
+    recorded (a family whose win event lacks some of its line's keys gets none)."""
     rules = families.get(family).default_rules
     preset = rules.to_dict()["preset"]
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     k = 0
-    while len(out) < count:
+    while len(out) < count and k < MAX_MATCHES:
         m = play_match(rules, seed * 1000 + k, ["strong"] * 4)
         k += 1
         indicator = None
@@ -89,11 +90,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tjmj.drills")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="winning hands from self-play")
+    b.add_argument("--family", default=families.default().name)
     b.add_argument("--count", type=int, default=30)
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--out", required=True)
     args = ap.parse_args(argv)
-    made = build(args.count, args.seed)
+    made = build(args.count, args.seed, args.family)
     Path(args.out).write_text(json.dumps(made, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{len(made)} drills written to {args.out}", file=sys.stderr)
     return 0

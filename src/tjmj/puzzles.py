@@ -149,8 +149,7 @@ def judge(m: Match, seat: int, rng: random.Random, rounds: int = ROUNDS) -> dict
     puzzle = {"best": h[0]["tile"], "worlds": found.rounds, "options": options}
     if not margin_holds(puzzle):
         return None
-    unit, unit_zh = ("fan", "番") if m.rules.family == "tianjin" else ("points", "分")  # (Tianjin settles in fan)
-    puzzle["explanation"], puzzle["explanation_zh"] = _explain(options[0], options[1], unit, unit_zh)
+    puzzle["explanation"], puzzle["explanation_zh"] = _explain(options[0], options[1], "points", "分")
     puzzle["legal"] = sorted(discards, key=_order)
     return puzzle
 

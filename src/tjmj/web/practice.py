@@ -32,6 +32,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from .. import drills as drill_store
+from .. import families
 from .. import puzzles as store
 from ..tiles import Tile, wild_kinds
 from .accounts import session_of
@@ -52,7 +53,7 @@ def today() -> dt.date:
 
 
 def _family(request: Request) -> str:
-    family = request.query_params.get("family", "tianjin")
+    family = request.query_params.get("family", families.default().name)
     if not store.puzzles(family):
         raise LobbyError(404, f"no puzzles for the family {family!r}")
     return family
@@ -122,7 +123,7 @@ def practice_routes(api: Callable[..., Any], body: Callable[[Request], Awaitable
         return d
 
     async def drill_list(request: Request) -> Response:
-        family = request.query_params.get("family", "tianjin")
+        family = request.query_params.get("family", families.default().name)
         ds = drill_store.drills(family)
         if not ds:
             raise LobbyError(404, f"no fan drills for the family {family!r}")

@@ -146,7 +146,7 @@ function renderVerdict() {
 // Fan-counting drills (Tianjin): a winning hand; the player enters its fan; the server's answer is
 // POST /api/score's for the hand, with every element named.
 async function drill() {
-  const list = (await getJSON("/api/drills?family=tianjin")).drills;
+  const list = (await getJSON("/api/drills")).drills;
   const d = await getJSON(`/api/drills/${list[Math.floor(Math.random() * list.length)]}`);
   state.puzzle = null;
   const line = d.line;
