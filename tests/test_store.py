@@ -140,7 +140,7 @@ def statements(fn: Any) -> list[str]:
 
 def test_migration_history_has_a_single_head() -> None:
     script = ScriptDirectory.from_config(alembic_config())
-    assert script.get_heads() == ["0007"]
+    assert script.get_heads() == ["0008"]
     revisions = list(script.walk_revisions())
     files = sorted(p.name for p in (store_mod.MIGRATIONS / "versions").glob("*.py"))
     assert len(revisions) == len(files)  # every file is in the one chain
@@ -153,7 +153,7 @@ def test_upgrade_creates_the_schema_then_does_nothing(url: str) -> None:
     try:
         with engine.connect() as conn:
             assert {"matches", "events", "rooms", "alembic_version"} <= set(sa.inspect(conn).get_table_names())
-            assert MigrationContext.configure(conn).get_current_heads() == ("0007",)
+            assert MigrationContext.configure(conn).get_current_heads() == ("0008",)
             # the migration builds exactly the schema the store's queries are written against
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
     finally:
@@ -547,7 +547,7 @@ def test_upgrade_from_0001_keeps_the_matches_and_their_events(url: str) -> None:
         engine.dispose()
     with Store(url) as s:
         with s.engine.connect() as conn:
-            assert MigrationContext.configure(conn).get_current_heads() == ("0007",)
+            assert MigrationContext.configure(conn).get_current_heads() == ("0008",)
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
         assert s.events(1) == first  # the copy-free ALTER kept every event (no ON DELETE CASCADE)
         info = s.get_match(2)

@@ -73,6 +73,7 @@ from .inputs import LobbyError, clean_name, player_id, room_bot
 from .limits import MAX_NAME_LEN, Limits
 from .listing import LobbyListing
 from .lobby import Lobby, MatchFactory, StoreLike
+from .practice import practice_routes
 from .ranked import ranked_routes
 from .ratings import rating_routes
 from .review import review_routes
@@ -911,6 +912,7 @@ def create_app(store: StoreLike | None = None, *, bot_delay: float = 0.4, timer:
         *ranked_routes(lobby, api, _body),
         *score_routes(api, _read_limited),
         *calc_page_routes(),
+        *practice_routes(api, _body, lobby),
         *review_routes(api, stored_match, lobby),
         Route("/internal/rooms/{room}", internal_room),
         Route("/internal/lobby", internal_lobby),

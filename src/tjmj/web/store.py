@@ -73,6 +73,7 @@ from .store_engine import (  # noqa: F401
     upgrade,
 )
 from .store_nodes import NODE_TIMEOUT, NodesMixin
+from .store_puzzles import PuzzlesMixin
 from .store_ranked import RankedMixin
 from .store_ratings import RatingsMixin
 from .store_schema import (  # noqa: F401
@@ -182,7 +183,7 @@ def _forget_lost(held: dict[_K, int], before: dict[_K, int], owned: dict[_K, int
 # ---- the store ----------------------------------------------------------------------------
 
 
-class Store(NodesMixin, AccountsMixin, RatingsMixin, RankedMixin):
+class Store(NodesMixin, AccountsMixin, RatingsMixin, RankedMixin, PuzzlesMixin):
     """Matches, their events and the waiting rooms in a SQL database; safe to share between the
     threads of one process, and between processes (servers) through leases.
 

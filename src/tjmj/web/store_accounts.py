@@ -28,6 +28,7 @@ from .store_schema import (
     login_failures_table,
     match_players_table,
     matches_table,
+    puzzle_results_table,
     ranked_queue_table,
     rating_history_table,
     ratings_table,
@@ -144,6 +145,7 @@ class AccountsMixin:
             conn.execute(sa.delete(ratings_table).where(ratings_table.c.account_id == account_id))
             conn.execute(sa.delete(sessions_table).where(sessions_table.c.account_id == account_id))
             conn.execute(sa.delete(ranked_queue_table).where(ranked_queue_table.c.account_id == account_id))
+            conn.execute(sa.delete(puzzle_results_table).where(puzzle_results_table.c.account_id == account_id))
             conn.execute(sa.delete(accounts_table).where(accounts_table.c.id == account_id))
         return int(moved)
 

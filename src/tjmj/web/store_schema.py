@@ -272,3 +272,18 @@ ranked_queue_table = sa.Table(
     sa.Column("matched_at", UTCDateTime, nullable=True),
     sa.Index(None, "family", "hands"),
 )
+
+# ---- practice (docs/practice.md) -----------------------------------------------------------
+
+# A signed-in account's answer to a practice puzzle (tjmj.puzzles): the puzzle's id, whether the
+# server judged it right, when.  Every answer is a row (attempts count); the account's go with it.
+puzzle_results_table = sa.Table(
+    "puzzle_results",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("puzzle_id", sa.String(40), nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("answered_at", UTCDateTime, nullable=False),
+    sa.Index(None, "account_id", "answered_at"),
+)
