@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.test_beijing_web import Scripted, plan_bots
 from tjmj.web.app import create_app
@@ -69,19 +70,24 @@ def _not_blank(page: Page, path: Path) -> None:
 
 
 def _step(page: Page) -> None:
-    """One click like a person: win when offered, else discard the drawn tile, else the first choice."""
-    win = page.locator("button.act-win")
-    if win.count():
-        win.first.click()
-        return
-    tiles = page.locator("#myhand button.htile.can")
-    if tiles.count():
-        drawn = page.locator("#myhand button.htile.can.drawn")
-        (drawn.first if drawn.count() else tiles.last).click()
-        return
-    buttons = page.locator("#myhand button.act")
-    if buttons.count():
-        buttons.first.click()  # sit/pull choices and claims: the first offered (pon/kong before pass)
+    """One click like a person: win when offered, else discard the drawn tile, else the first choice.
+    The table may change between looking and clicking (a redraw, the other player's move): a click
+    that finds nothing to click is given up after 2 s and the caller looks again."""
+    try:
+        win = page.locator("button.act-win")
+        if win.count():
+            win.first.click(timeout=2000)
+            return
+        tiles = page.locator("#myhand button.htile.can")
+        if tiles.count():
+            drawn = page.locator("#myhand button.htile.can.drawn")
+            (drawn.first if drawn.count() else tiles.last).click(timeout=2000)
+            return
+        buttons = page.locator("#myhand button.act")
+        if buttons.count():
+            buttons.first.click(timeout=2000)  # sit/pull choices and claims: the first offered (pon/kong before pass)
+    except PlaywrightTimeoutError:
+        pass
 
 
 def _play_until_settlement(*pages: Page, limit_s: float = 90) -> None:
