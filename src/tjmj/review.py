@@ -14,7 +14,7 @@ policy ranks best.  The figures are paired (the same worlds for every candidate)
 is measured against the same luck; the chosen action is the reference:
 
 * ``best`` is the candidate with the largest mean gain over the chosen one, **if** that gain
-  exceeds ``Z`` (2) standard errors after at least ``MIN_ROUNDS`` worlds; otherwise the choice
+  exceeds ``Z`` (3) standard errors after at least ``MIN_ROUNDS`` (12) worlds; otherwise the choice
   stands (``best == chosen``): noise alone never makes a mistake;
 * ``loss`` (≥ 0) is that gain, in expected points of the hand (the family's own points);
 * ``mistake`` is ``best != chosen``; ``agreement`` is the share of decisions without one.

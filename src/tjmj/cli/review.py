@@ -9,7 +9,7 @@ that does not replay.
 from __future__ import annotations
 
 import sys
-from typing import IO, Any
+from typing import Any
 
 import click
 import orjson
@@ -17,21 +17,13 @@ import orjson
 from ..record import RecordError, ReplayError, iter_matches
 from ..review import DEFAULT_BUDGET, KIND_NAMES, Review
 from ..review import review as review_match
+from .replay import _open  # the same reading of FILE or '-', and its one-line error (exit 2)
 
 __all__ = ["review"]
 
 
 class _BadInput(click.ClickException):
     exit_code = 2
-
-
-def _open(path: str) -> IO[Any]:
-    if path == "-":
-        return sys.stdin.buffer
-    try:
-        return open(path, "rb")  # noqa: SIM115 - closed by the caller
-    except OSError as e:
-        raise _BadInput(f"cannot read {path}: {e.strerror or e}") from None
 
 
 def _match(path: str, k: int) -> list[dict[str, Any]]:
